@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * profil: kernel-driven profil(2) for user processes.
+ *
+ * The generic netlink protocol spoken by profil.ko, libprofil and
+ * profil-ctl. This header is the only definition of the wire format.
+ */
+#ifndef _UAPI_LINUX_PROFIL_H
+#define _UAPI_LINUX_PROFIL_H
+
+#include <linux/types.h>
+
+#define PROFIL_GENL_NAME	"profil"
+#define PROFIL_GENL_VERSION	1
+#define PROFIL_MCGRP_EVENTS	"events"
+
+/* Sampling rate bounds and default, in Hz. */
+#define PROFIL_RATE_MIN		10
+#define PROFIL_RATE_MAX		10000
+#define PROFIL_RATE_DEFAULT	100
+
+/**
+ * enum profil_cmd - generic netlink commands
+ * @PROFIL_CMD_START: start or replace profiling of a process.
+ *	Attributes: %PROFIL_ATTR_BUF, %PROFIL_ATTR_BUFSIZ, %PROFIL_ATTR_OFFSET,
+ *	%PROFIL_ATTR_SCALE, optional %PROFIL_ATTR_RATE, %PROFIL_ATTR_FLAGS and
+ *	%PROFIL_ATTR_PID. A NULL buffer or a zero scale stops profiling.
+ * @PROFIL_CMD_STOP: stop profiling; optional %PROFIL_ATTR_PID. Once the
+ *	reply is sent the kernel writes nothing more to the buffer.
+ * @PROFIL_CMD_GET: status of one process (doit, optional %PROFIL_ATTR_PID)
+ *	or of every session the caller may see (dump).
+ * @PROFIL_CMD_STOPPED: notification on %PROFIL_MCGRP_EVENTS that a session
+ *	stopped; carries the same attributes as a GET reply.
+ */
+enum profil_cmd {
+	PROFIL_CMD_UNSPEC,
+	PROFIL_CMD_START,
+	PROFIL_CMD_STOP,
+	PROFIL_CMD_GET,
+	PROFIL_CMD_STOPPED,
+
+	__PROFIL_CMD_MAX,
+	PROFIL_CMD_MAX = __PROFIL_CMD_MAX - 1
+};
+
+/**
+ * enum profil_flags - bits of %PROFIL_ATTR_FLAGS
+ * @PROFIL_F_SYSTEM_TICKS: charge ticks taken while the task runs in the
+ *	kernel to the user PC at which it entered the kernel (the glibc and
+ *	OpenBSD rule). Without it such ticks are dropped (the v10 and FreeBSD
+ *	rule) and counted in %PROFIL_STAT_SYSTEM_DROPPED.
+ */
+enum profil_flags {
+	PROFIL_F_SYSTEM_TICKS	= 1U << 0,
+};
+
+#define PROFIL_F_ALL	(PROFIL_F_SYSTEM_TICKS)
+
+/**
+ * enum profil_state - %PROFIL_ATTR_STATE
+ * @PROFIL_STATE_ACTIVE: ticks are being counted.
+ * @PROFIL_STATE_STOPPED: profiling is off; %PROFIL_ATTR_REASON says why.
+ */
+enum profil_state {
+	PROFIL_STATE_ACTIVE = 1,
+	PROFIL_STATE_STOPPED,
+};
+
+/**
+ * enum profil_stop_reason - %PROFIL_ATTR_REASON
+ * @PROFIL_STOP_NONE: still active.
+ * @PROFIL_STOP_REQUEST: %PROFIL_CMD_STOP or a NULL buffer.
+ * @PROFIL_STOP_SCALE0: a start request with scale 0.
+ * @PROFIL_STOP_EXEC: the process called execve().
+ * @PROFIL_STOP_FAULT: the buffer could not be written;
+ *	%PROFIL_ATTR_FAULT_ADDR holds the address.
+ * @PROFIL_STOP_EXIT: the process exited.
+ */
+enum profil_stop_reason {
+	PROFIL_STOP_NONE,
+	PROFIL_STOP_REQUEST,
+	PROFIL_STOP_SCALE0,
+	PROFIL_STOP_EXEC,
+	PROFIL_STOP_FAULT,
+	PROFIL_STOP_EXIT,
+
+	__PROFIL_STOP_MAX,
+	PROFIL_STOP_MAX = __PROFIL_STOP_MAX - 1
+};
+
+/**
+ * enum profil_attr - top-level attributes
+ * @PROFIL_ATTR_PAD: padding for 64-bit attributes.
+ * @PROFIL_ATTR_PID: u32, target thread-group id in the caller's PID
+ *	namespace; absent means the caller's own process.
+ * @PROFIL_ATTR_BUF: u64, user address of the u16 counters.
+ * @PROFIL_ATTR_BUFSIZ: u64, buffer size in bytes.
+ * @PROFIL_ATTR_OFFSET: u64, lowest PC counted.
+ * @PROFIL_ATTR_SCALE: u32, 16.16 fixed-point scale as in profil(3).
+ * @PROFIL_ATTR_RATE: u32, samples per second of CPU time.
+ * @PROFIL_ATTR_FLAGS: u32, &enum profil_flags.
+ * @PROFIL_ATTR_STATE: u32, &enum profil_state (kernel to user only).
+ * @PROFIL_ATTR_REASON: u32, &enum profil_stop_reason (kernel to user only).
+ * @PROFIL_ATTR_FAULT_ADDR: u64, address of a failed write (kernel to user).
+ * @PROFIL_ATTR_STATS: nest of &enum profil_stat (kernel to user only).
+ */
+enum profil_attr {
+	PROFIL_ATTR_UNSPEC,
+	PROFIL_ATTR_PAD,
+	PROFIL_ATTR_PID,
+	PROFIL_ATTR_BUF,
+	PROFIL_ATTR_BUFSIZ,
+	PROFIL_ATTR_OFFSET,
+	PROFIL_ATTR_SCALE,
+	PROFIL_ATTR_RATE,
+	PROFIL_ATTR_FLAGS,
+	PROFIL_ATTR_STATE,
+	PROFIL_ATTR_REASON,
+	PROFIL_ATTR_FAULT_ADDR,
+	PROFIL_ATTR_STATS,
+
+	__PROFIL_ATTR_MAX,
+	PROFIL_ATTR_MAX = __PROFIL_ATTR_MAX - 1
+};
+
+/**
+ * enum profil_stat - u64 counters inside %PROFIL_ATTR_STATS
+ *
+ * Every tick is accounted exactly once:
+ * TICKS = IN_RANGE + OUT_OF_RANGE + SYSTEM_DROPPED + PENDING + DISCARDED
+ *	   + FAULTED.
+ * While no counter wraps, the buffer's sum equals IN_RANGE.
+ *
+ * @PROFIL_STAT_TICKS: sampling ticks taken while active.
+ * @PROFIL_STAT_IN_RANGE: ticks added to a counter.
+ * @PROFIL_STAT_OUT_OF_RANGE: ticks whose PC maps outside the buffer.
+ * @PROFIL_STAT_SYSTEM_DROPPED: ticks in kernel mode, not charged.
+ * @PROFIL_STAT_SYSTEM_CHARGED: ticks in kernel mode charged to the user PC
+ *	(a subset of the other categories, not a category of its own).
+ * @PROFIL_STAT_DEFERRED: ticks whose write was finished on return to user
+ *	mode (a subset of IN_RANGE, FAULTED and DISCARDED).
+ * @PROFIL_STAT_PENDING: deferred ticks not yet written.
+ * @PROFIL_STAT_DISCARDED: deferred ticks dropped because profiling stopped
+ *	or was restarted before they could be written.
+ * @PROFIL_STAT_FAULTED: ticks whose write failed and turned profiling off.
+ */
+enum profil_stat {
+	PROFIL_STAT_UNSPEC,
+	PROFIL_STAT_PAD,
+	PROFIL_STAT_TICKS,
+	PROFIL_STAT_IN_RANGE,
+	PROFIL_STAT_OUT_OF_RANGE,
+	PROFIL_STAT_SYSTEM_DROPPED,
+	PROFIL_STAT_SYSTEM_CHARGED,
+	PROFIL_STAT_DEFERRED,
+	PROFIL_STAT_PENDING,
+	PROFIL_STAT_DISCARDED,
+	PROFIL_STAT_FAULTED,
+
+	__PROFIL_STAT_MAX,
+	PROFIL_STAT_MAX = __PROFIL_STAT_MAX - 1
+};
+
+/**
+ * profil_pc_to_index() - map a PC to a counter index, as glibc's profil()
+ * @pc: sampled user program counter
+ * @offset: lowest PC counted
+ * @scale: 16.16 fixed-point scale
+ * @bufsiz: buffer size in bytes (an odd last byte is unused)
+ * @idx: on success, the index of the u16 counter to increment
+ *
+ * idx = floor(floor((pc - offset) / 2) * scale / 65536), exact in 64 bits,
+ * computed in glibc's LP64 form. This mapping is part of the ABI: a buffer
+ * filled by the kernel reads the same as one filled by glibc.
+ *
+ * Return: 1 if the PC maps inside the buffer, 0 if it does not.
+ */
+static __inline__ int profil_pc_to_index(__u64 pc, __u64 offset, __u32 scale,
+					 __u64 bufsiz, __u64 *idx)
+{
+	__u64 half, high, low;
+
+	if (pc < offset)
+		return 0;
+	half = (pc - offset) >> 1;
+	low = ((half & 0xffff) * scale) >> 16;
+	if (__builtin_mul_overflow(half >> 16, (__u64)scale, &high) ||
+	    __builtin_add_overflow(high, low, idx))
+		return 0;
+	return *idx < bufsiz / 2;
+}
+
+#endif /* _UAPI_LINUX_PROFIL_H */

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "profil" generic netlink family: start, stop, status, and a
+ * multicast notification when a session stops.
+ *
+ * Requests run in the sender's process context, so "the caller" is
+ * current. Profiling one's own process needs no privilege, as the BSD
+ * system call; a request naming another process needs the access that
+ * ptrace's PTRACE_MODE_READ_REALCREDS would grant (perf_event_open's rule).
+ * The family lives in the initial network namespace only.
+ */
+#include <linux/cred.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/coredump.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/uaccess.h>
+#include <net/genetlink.h>
+
+#include "profil.h"
+
+enum profil_nl_groups {
+	PROFIL_NLGRP_EVENTS,
+};
+
+static const struct nla_policy profil_start_policy[PROFIL_ATTR_MAX + 1] = {
+	[PROFIL_ATTR_PAD]	 = { .type = NLA_REJECT },
+	[PROFIL_ATTR_PID]	 = NLA_POLICY_MIN(NLA_U32, 1),
+	[PROFIL_ATTR_BUF]	 = { .type = NLA_U64 },
+	[PROFIL_ATTR_BUFSIZ]	 = { .type = NLA_U64 },
+	[PROFIL_ATTR_OFFSET]	 = { .type = NLA_U64 },
+	[PROFIL_ATTR_SCALE]	 = { .type = NLA_U32 },
+	[PROFIL_ATTR_RATE]	 = NLA_POLICY_RANGE(NLA_U32, PROFIL_RATE_MIN,
+						    PROFIL_RATE_MAX),
+	[PROFIL_ATTR_FLAGS]	 = NLA_POLICY_MASK(NLA_U32, PROFIL_F_ALL),
+	[PROFIL_ATTR_STATE]	 = { .type = NLA_REJECT },
+	[PROFIL_ATTR_REASON]	 = { .type = NLA_REJECT },
+	[PROFIL_ATTR_FAULT_ADDR] = { .type = NLA_REJECT },
+	[PROFIL_ATTR_STATS]	 = { .type = NLA_REJECT },
+};
+
+static const struct nla_policy profil_target_policy[PROFIL_ATTR_PID + 1] = {
+	[PROFIL_ATTR_PAD]	 = { .type = NLA_REJECT },
+	[PROFIL_ATTR_PID]	 = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static struct genl_family profil_family;
+
+/* PTRACE_MODE_READ_REALCREDS without the LSM hook, which is not exported. */
+static bool profil_may_access(struct task_struct *task)
+{
+	const struct cred *cred = current_cred(), *tcred;
+	struct mm_struct *mm;
+	bool ok;
+
+	if (same_thread_group(task, current))
+		return true;
+
+	rcu_read_lock();
+	tcred = __task_cred(task);
+	ok = (uid_eq(cred->uid, tcred->euid) &&
+	      uid_eq(cred->uid, tcred->suid) &&
+	      uid_eq(cred->uid, tcred->uid) &&
+	      gid_eq(cred->gid, tcred->egid) &&
+	      gid_eq(cred->gid, tcred->sgid) &&
+	      gid_eq(cred->gid, tcred->gid)) ||
+	     ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
+	rcu_read_unlock();
+	if (!ok)
+		return false;
+
+	task_lock(task);
+	mm = task->mm;
+	ok = !mm || get_dumpable(mm) == SUID_DUMP_USER ||
+	     ns_capable(mm->user_ns, CAP_SYS_PTRACE);
+	task_unlock(task);
+	return ok;
+}
+
+/* The process a request is about: PROFIL_ATTR_PID, or the caller's. */
+static struct task_struct *profil_nl_target(struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[PROFIL_ATTR_PID];
+	struct task_struct *task;
+
+	if (!attr) {
+		get_task_struct(current);
+		return current;
+	}
+
+	rcu_read_lock();
+	task = pid_task(find_vpid(nla_get_u32(attr)), PIDTYPE_TGID);
+	if (task)
+		get_task_struct(task);
+	rcu_read_unlock();
+	if (!task) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such process");
+		return ERR_PTR(-ESRCH);
+	}
+	if (!profil_may_access(task)) {
+		put_task_struct(task);
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "no permission to profile this process");
+		return ERR_PTR(-EPERM);
+	}
+	if (task->flags & PF_KTHREAD) {
+		put_task_struct(task);
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "kernel threads cannot be profiled");
+		return ERR_PTR(-EINVAL);
+	}
+	return task;
+}
+
+static size_t profil_nl_msg_size(void)
+{
+	return nla_total_size(sizeof(u32)) * 6 +	/* PID .. REASON */
+	       nla_total_size_64bit(sizeof(u64)) * 4 +	/* BUF .. FAULT_ADDR */
+	       nla_total_size(0) +			/* STATS */
+	       nla_total_size_64bit(sizeof(u64)) * PROFIL_STAT_MAX;
+}
+
+static int profil_nl_put_stats(struct sk_buff *skb, struct profil_session *s)
+{
+	u64 stats[PROFIL_STAT_MAX + 1];
+	struct nlattr *nest;
+	int i;
+
+	profil_session_stats(s, stats);
+	nest = nla_nest_start(skb, PROFIL_ATTR_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = PROFIL_STAT_TICKS; i <= PROFIL_STAT_MAX; i++)
+		if (nla_put_u64_64bit(skb, i, stats[i], PROFIL_STAT_PAD))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int profil_nl_fill(struct sk_buff *skb, struct profil_session *s,
+			  u32 portid, u32 seq, int flags, u8 cmd)
+{
+	struct profil_params p;
+	unsigned long irqflags;
+	int state, reason;
+	u64 fault_addr;
+	void *hdr;
+
+	rcu_read_lock();
+	p = *rcu_dereference(s->params);
+	rcu_read_unlock();
+	spin_lock_irqsave(&s->lock, irqflags);
+	state = s->state;
+	reason = s->reason;
+	fault_addr = s->fault_addr;
+	spin_unlock_irqrestore(&s->lock, irqflags);
+
+	hdr = genlmsg_put(skb, portid, seq, &profil_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, PROFIL_ATTR_PID, pid_vnr(s->tgid)) ||
+	    nla_put_u64_64bit(skb, PROFIL_ATTR_BUF, p.buf, PROFIL_ATTR_PAD) ||
+	    nla_put_u64_64bit(skb, PROFIL_ATTR_BUFSIZ, p.bufsiz,
+			      PROFIL_ATTR_PAD) ||
+	    nla_put_u64_64bit(skb, PROFIL_ATTR_OFFSET, p.offset,
+			      PROFIL_ATTR_PAD) ||
+	    nla_put_u32(skb, PROFIL_ATTR_SCALE, p.scale) ||
+	    nla_put_u32(skb, PROFIL_ATTR_RATE, p.rate) ||
+	    nla_put_u32(skb, PROFIL_ATTR_FLAGS, p.flags) ||
+	    nla_put_u32(skb, PROFIL_ATTR_STATE, state) ||
+	    nla_put_u32(skb, PROFIL_ATTR_REASON, reason))
+		goto nla_put_failure;
+	if (reason == PROFIL_STOP_FAULT &&
+	    nla_put_u64_64bit(skb, PROFIL_ATTR_FAULT_ADDR, fault_addr,
+			      PROFIL_ATTR_PAD))
+		goto nla_put_failure;
+	if (profil_nl_put_stats(skb, s))
+		goto nla_put_failure;
+	genlmsg_end(skb, hdr);
+	return 0;
+
+nla_put_failure:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static void profil_nl_stop_task(struct task_struct *task, int reason)
+{
+	struct profil_session *s = profil_session_find(task_tgid(task));
+
+	if (s) {
+		profil_session_stop_sync(s, reason);
+		profil_session_put(s);
+	}
+}
+
+static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **attrs = info->attrs;
+	struct profil_params req = {};
+	struct task_struct *task;
+	int err = 0;
+
+	if (GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_BUF) ||
+	    GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_BUFSIZ) ||
+	    GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_OFFSET) ||
+	    GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_SCALE))
+		return -EINVAL;
+
+	req.buf = nla_get_u64(attrs[PROFIL_ATTR_BUF]);
+	req.bufsiz = nla_get_u64(attrs[PROFIL_ATTR_BUFSIZ]);
+	req.offset = nla_get_u64(attrs[PROFIL_ATTR_OFFSET]);
+	req.scale = nla_get_u32(attrs[PROFIL_ATTR_SCALE]);
+	req.rate = attrs[PROFIL_ATTR_RATE] ?
+		   nla_get_u32(attrs[PROFIL_ATTR_RATE]) : PROFIL_RATE_DEFAULT;
+	if (attrs[PROFIL_ATTR_FLAGS])
+		req.flags = nla_get_u32(attrs[PROFIL_ATTR_FLAGS]);
+
+	task = profil_nl_target(info);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+
+	if (!req.buf || !req.scale) {
+		profil_nl_stop_task(task, req.buf ? PROFIL_STOP_SCALE0 :
+						    PROFIL_STOP_REQUEST);
+		goto out;
+	}
+	if (req.buf + req.bufsiz < req.buf ||
+	    !access_ok(u64_to_user_ptr(req.buf), req.bufsiz)) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[PROFIL_ATTR_BUF],
+				    "buffer is not in user space");
+		err = -EFAULT;
+		goto out;
+	}
+	err = profil_session_start(task, &req);
+	if (err)
+		NL_SET_ERR_MSG_MOD(extack, "cannot start sampling the process");
+out:
+	put_task_struct(task);
+	return err;
+}
+
+static int profil_nl_stop(struct sk_buff *skb, struct genl_info *info)
+{
+	struct task_struct *task = profil_nl_target(info);
+
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	profil_nl_stop_task(task, PROFIL_STOP_REQUEST);
+	put_task_struct(task);
+	return 0;
+}
+
+static int profil_nl_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct profil_session *s;
+	struct task_struct *task;
+	struct sk_buff *msg;
+	int err;
+
+	task = profil_nl_target(info);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	s = profil_session_find(task_tgid(task));
+	put_task_struct(task);
+	if (!s) {
+		NL_SET_ERR_MSG_MOD(info->extack, "process is not profiled");
+		return -ENOENT;
+	}
+
+	err = -ENOMEM;
+	msg = genlmsg_new(profil_nl_msg_size(), GFP_KERNEL);
+	if (!msg)
+		goto out;
+	err = profil_nl_fill(msg, s, info->snd_portid, info->snd_seq, 0,
+			     PROFIL_CMD_GET);
+	if (err) {
+		nlmsg_free(msg);
+		goto out;
+	}
+	err = genlmsg_reply(msg, info);
+out:
+	profil_session_put(s);
+	return err;
+}
+
+static bool profil_nl_visible(struct profil_session *s)
+{
+	struct task_struct *task = get_pid_task(s->tgid, PIDTYPE_TGID);
+	bool ok;
+
+	if (!task)
+		return false;
+	ok = profil_may_access(task);
+	put_task_struct(task);
+	return ok;
+}
+
+static int profil_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned long pos = cb->args[0], prev;
+	struct profil_session *s;
+	int err = 0;
+
+	for (prev = pos; (s = profil_session_next(&pos)); prev = pos) {
+		if (profil_nl_visible(s))
+			err = profil_nl_fill(skb, s,
+					     NETLINK_CB(cb->skb).portid,
+					     cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					     PROFIL_CMD_GET);
+		profil_session_put(s);
+		if (err) {
+			pos = prev;
+			break;
+		}
+	}
+	cb->args[0] = pos;
+	return err && !skb->len ? err : skb->len;
+}
+
+/**
+ * profil_netlink_notify_stopped() - announce that a session stopped
+ * @s: the stopped session
+ *
+ * Context: process context.
+ */
+void profil_netlink_notify_stopped(struct profil_session *s)
+{
+	struct sk_buff *msg;
+
+	if (!genl_has_listeners(&profil_family, &init_net, PROFIL_NLGRP_EVENTS))
+		return;
+	msg = genlmsg_new(profil_nl_msg_size(), GFP_KERNEL);
+	if (!msg)
+		return;
+	if (profil_nl_fill(msg, s, 0, 0, 0, PROFIL_CMD_STOPPED)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_multicast(&profil_family, msg, 0, PROFIL_NLGRP_EVENTS,
+			  GFP_KERNEL);
+}
+
+static const struct genl_ops profil_ops[] = {
+	{
+		.cmd = PROFIL_CMD_START,
+		.doit = profil_nl_start,
+		.policy = profil_start_policy,
+		.maxattr = PROFIL_ATTR_MAX,
+	},
+	{
+		.cmd = PROFIL_CMD_STOP,
+		.doit = profil_nl_stop,
+		.policy = profil_target_policy,
+		.maxattr = PROFIL_ATTR_PID,
+	},
+	{
+		.cmd = PROFIL_CMD_GET,
+		.doit = profil_nl_get,
+		.dumpit = profil_nl_dump,
+		.policy = profil_target_policy,
+		.maxattr = PROFIL_ATTR_PID,
+	},
+};
+
+/* Stop events carry other users' buffer addresses: listeners need privilege. */
+static const struct genl_multicast_group profil_mcgrps[] = {
+	[PROFIL_NLGRP_EVENTS] = {
+		.name = PROFIL_MCGRP_EVENTS,
+#ifdef GENL_MCAST_CAP_NET_ADMIN
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+#endif
+	},
+};
+
+static struct genl_family profil_family __ro_after_init = {
+	.name = PROFIL_GENL_NAME,
+	.version = PROFIL_GENL_VERSION,
+	.maxattr = PROFIL_ATTR_MAX,
+	.module = THIS_MODULE,
+	.ops = profil_ops,
+	.n_ops = ARRAY_SIZE(profil_ops),
+	.mcgrps = profil_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(profil_mcgrps),
+};
+
+int __init profil_netlink_init(void)
+{
+	return genl_register_family(&profil_family);
+}
+
+void profil_netlink_exit(void)
+{
+	genl_unregister_family(&profil_family);
+}

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * profil.ko internals.
+ *
+ * A session profiles one process (thread group). Each of its threads owns
+ * one task-clock perf event whose overflow handler, profil_tick(), runs in
+ * hard interrupt context on the profiled thread's own CPU and adds the tick
+ * to the u16 counter in the process's buffer.
+ */
+#ifndef _PROFIL_H
+#define _PROFIL_H
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/rcupdate.h>
+#include <linux/task_work.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+#include <linux/profil.h>
+
+struct mm_struct;
+struct perf_event;
+struct pid;
+struct sk_buff;
+struct task_struct;
+
+/*
+ * Parameters of one start request. Immutable once published: a restart
+ * publishes a new copy with RCU, so the tick sees all of one or the other.
+ */
+struct profil_params {
+	u64 buf;
+	u64 bufsiz;
+	u64 offset;
+	u32 scale;
+	u32 rate;
+	u32 flags;
+	u32 generation;
+	struct rcu_head rcu;
+};
+
+/* Tick accounting; see enum profil_stat. Updated from interrupt context. */
+struct profil_stats {
+	atomic64_t ticks;
+	atomic64_t in_range;
+	atomic64_t out_of_range;
+	atomic64_t system_dropped;
+	atomic64_t system_charged;
+	atomic64_t deferred;
+	atomic64_t pending;
+	atomic64_t discarded;
+	atomic64_t faulted;
+};
+
+/* Writes that could not be done in the tick, finished on return to user. */
+#define PROFIL_PENDING_SLOTS	8
+
+struct profil_pending {
+	u64 addr;		/* user address of the u16 counter */
+	u32 generation;		/* params generation the index was computed for */
+	u32 count;		/* ticks to add */
+};
+
+/**
+ * struct profil_thread - one profiled thread
+ * @session: owning session (holds a reference)
+ * @task: the thread (holds a reference)
+ * @event: its task-clock event, released in process context
+ * @node: entry in @session->threads, under @session->lock
+ * @lock: protects @pending and @nr_pending; taken in the tick with
+ *	interrupts off and by the deferred writer
+ * @pending: deferred writes not done yet
+ * @nr_pending: used slots of @pending
+ * @work_queued: @twork is queued on @task (set in the tick, cleared by it)
+ * @twork: runs profil_deferred_write() on the thread's return to user mode
+ * @ref: the session list and a queued @twork each hold one
+ */
+struct profil_thread {
+	struct profil_session *session;
+	struct task_struct *task;
+	struct perf_event *event;
+	struct list_head node;
+	raw_spinlock_t lock;
+	struct profil_pending pending[PROFIL_PENDING_SLOTS];
+	unsigned int nr_pending;
+	bool work_queued;
+	struct callback_head twork;
+	struct kref ref;
+};
+
+/**
+ * struct profil_session - profiling of one process
+ * @tgid: the thread group, the key in the session table
+ * @mm: the address space the buffer lives in (mmgrab'd); ticks of any other
+ *	address space are never written
+ * @params: current parameters; RCU, read in the tick
+ * @state: enum profil_state; written under @lock, read locklessly
+ * @reason: enum profil_stop_reason, valid once stopped
+ * @fault_addr: user address of the failed write for PROFIL_STOP_FAULT
+ * @stats: tick accounting
+ * @lock: protects the change of @state and @reason, @fault_addr; taken
+ *	from tracepoint probes and task_work, never from the tick
+ * @mutex: protects @threads and serialises changes of @params
+ * @write_mutex: serialises deferred writes against stop and restart, so
+ *	that nothing is written once a stop request has returned
+ * @threads: list of struct profil_thread, RCU for lockless readers
+ * @hnode: entry in the session table
+ * @teardown_work: releases the perf events after a stop
+ * @free_rwork: frees the session after an RCU grace period
+ * @ref: the table, each thread, a queued @teardown_work and each lookup
+ *	hold one
+ */
+struct profil_session {
+	struct pid *tgid;
+	struct mm_struct *mm;
+	struct profil_params __rcu *params;
+	int state;
+	int reason;
+	u64 fault_addr;
+	struct profil_stats stats;
+	spinlock_t lock;		/* state changes, from any context */
+	struct mutex mutex;		/* threads, params changes */
+	struct mutex write_mutex;	/* deferred writes vs stop */
+	struct list_head threads;
+	struct hlist_node hnode;
+	struct work_struct teardown_work;
+	struct rcu_work free_rwork;
+	struct kref ref;
+};
+
+/* session.c */
+int profil_sessions_init(void);
+void profil_sessions_exit(void);
+struct profil_session *profil_session_find(struct pid *tgid);
+struct profil_session *profil_session_next(unsigned long *pos);
+void profil_session_put(struct profil_session *s);
+bool profil_session_is_active(const struct profil_session *s);
+int profil_session_start(struct task_struct *leader,
+			 const struct profil_params *req);
+void profil_session_stop(struct profil_session *s, int reason, u64 addr);
+void profil_session_stop_sync(struct profil_session *s, int reason);
+int profil_session_thread_add(struct profil_session *s,
+			      struct task_struct *task);
+void profil_session_fork(struct task_struct *parent, struct task_struct *child);
+void profil_session_exec(struct task_struct *task);
+void profil_session_exit(struct task_struct *task);
+void profil_session_stats(struct profil_session *s, u64 *out);
+void profil_thread_release(struct kref *ref);
+
+/* sampler.c */
+struct perf_event *profil_sampler_create(struct profil_thread *t, u32 rate);
+int profil_sampler_set_rate(struct perf_event *event, u32 rate);
+void profil_sampler_release(struct perf_event *event);
+void profil_deferred_write(struct callback_head *head);
+
+/* lifecycle.c */
+int profil_lifecycle_init(void);
+void profil_lifecycle_exit(void);
+
+/* netlink.c */
+int __init profil_netlink_init(void);
+void profil_netlink_exit(void);
+void profil_netlink_notify_stopped(struct profil_session *s);
+
+#endif /* _PROFIL_H */

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tick: from a task-clock expiry to a u16 counter in user memory.
+ *
+ * Each profiled thread owns a task-clock software perf event. Its hrtimer
+ * runs only while the thread runs, so it fires every 1/rate seconds of the
+ * thread's CPU time, in hard interrupt context on the thread's own CPU with
+ * current == the thread. profil_tick() maps the sampled user PC to a counter
+ * exactly as glibc's profil() does and increments it with page faults
+ * disabled. A write that cannot be done that way (page not present, or
+ * copy-on-write after fork) is recorded in the thread's pending slots and
+ * finished by profil_deferred_write() on the thread's return to user mode,
+ * where a real fault can be taken. Only a write that fails there turns
+ * profiling off.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/uaccess.h>
+
+#include "profil.h"
+
+static bool profil_counter_add_nofault(u64 addr)
+{
+	u16 __user *counter = u64_to_user_ptr(addr);
+	u16 val;
+
+	if (copy_from_user_nofault(&val, counter, sizeof(val)))
+		return false;
+	val++;
+	return !copy_to_user_nofault(counter, &val, sizeof(val));
+}
+
+static bool profil_counter_add(u64 addr, u32 count)
+{
+	u16 __user *counter = u64_to_user_ptr(addr);
+	u16 val;
+
+	if (copy_from_user(&val, counter, sizeof(val)))
+		return false;
+	val += count;
+	return !copy_to_user(counter, &val, sizeof(val));
+}
+
+/*
+ * Record a tick whose counter could not be written from the tick. Runs in
+ * hard interrupt context with current == t->task.
+ */
+static void profil_defer(struct profil_thread *t, u64 addr, u32 generation)
+{
+	struct profil_stats *st = &t->session->stats;
+	struct profil_pending *slot = NULL;
+	unsigned int i;
+
+	raw_spin_lock(&t->lock);
+	for (i = 0; i < t->nr_pending; i++) {
+		if (t->pending[i].addr == addr &&
+		    t->pending[i].generation == generation) {
+			slot = &t->pending[i];
+			break;
+		}
+	}
+	if (!slot && t->nr_pending < PROFIL_PENDING_SLOTS) {
+		slot = &t->pending[t->nr_pending++];
+		slot->addr = addr;
+		slot->generation = generation;
+		slot->count = 0;
+	}
+	if (!slot) {
+		/* Only distinct counters within one kernel entry get here. */
+		atomic64_inc(&st->discarded);
+		goto unlock;
+	}
+	if (!t->work_queued) {
+		kref_get(&t->ref);
+		__module_get(THIS_MODULE);
+		if (task_work_add(current, &t->twork, TWA_RESUME)) {
+			/* Past exit_task_work(): nothing will run it. */
+			module_put(THIS_MODULE);
+			kref_put(&t->ref, profil_thread_release);
+			if (!slot->count)
+				t->nr_pending--;
+			atomic64_inc(&st->discarded);
+			goto unlock;
+		}
+		t->work_queued = true;
+	}
+	slot->count++;
+	atomic64_inc(&st->deferred);
+	atomic64_inc(&st->pending);
+unlock:
+	raw_spin_unlock(&t->lock);
+}
+
+/*
+ * perf overflow handler: hard interrupt context, interrupts off, on the
+ * profiled thread's CPU. Interrupts off make this an RCU-sched read-side
+ * critical section, which is what profil_session_stop_sync() waits for.
+ */
+static void profil_tick(struct perf_event *event,
+			struct perf_sample_data *data, struct pt_regs *regs)
+{
+	struct profil_thread *t = event->overflow_handler_context;
+	struct profil_session *s = t->session;
+	struct profil_stats *st = &s->stats;
+	const struct profil_params *p;
+	u64 idx, addr;
+
+	if (READ_ONCE(s->state) != PROFIL_STATE_ACTIVE ||
+	    current->mm != s->mm)
+		return;
+	p = rcu_dereference_sched(s->params);
+	atomic64_inc(&st->ticks);
+
+	if (!user_mode(regs)) {
+		if (!(p->flags & PROFIL_F_SYSTEM_TICKS)) {
+			atomic64_inc(&st->system_dropped);
+			return;
+		}
+		/* The user PC at which the thread entered the kernel. */
+		regs = task_pt_regs(current);
+		atomic64_inc(&st->system_charged);
+	}
+
+	if (!profil_pc_to_index(instruction_pointer(regs), p->offset,
+				p->scale, p->bufsiz, &idx)) {
+		atomic64_inc(&st->out_of_range);
+		return;
+	}
+	addr = p->buf + 2 * idx;
+	if (profil_counter_add_nofault(addr))
+		atomic64_inc(&st->in_range);
+	else
+		profil_defer(t, addr, p->generation);
+}
+
+/**
+ * profil_deferred_write() - finish the ticks profil_tick() could not write
+ * @head: &profil_thread.twork
+ *
+ * task_work callback: process context, current == the thread, on its way
+ * back to user mode (or exiting). Page faults are allowed here. Holds
+ * &profil_session.write_mutex so that a stop request waits for it.
+ */
+void profil_deferred_write(struct callback_head *head)
+{
+	struct profil_thread *t = container_of(head, struct profil_thread,
+					       twork);
+	struct profil_pending todo[PROFIL_PENDING_SLOTS];
+	struct profil_session *s = t->session;
+	struct profil_stats *st = &s->stats;
+	const struct profil_params *p;
+	unsigned int i, n;
+
+	raw_spin_lock_irq(&t->lock);
+	n = t->nr_pending;
+	memcpy(todo, t->pending, n * sizeof(todo[0]));
+	t->nr_pending = 0;
+	t->work_queued = false;
+	raw_spin_unlock_irq(&t->lock);
+
+	mutex_lock(&s->write_mutex);
+	p = rcu_dereference_protected(s->params,
+				      lockdep_is_held(&s->write_mutex));
+	for (i = 0; i < n; i++) {
+		u32 count = todo[i].count;
+
+		if (READ_ONCE(s->state) != PROFIL_STATE_ACTIVE ||
+		    todo[i].generation != p->generation ||
+		    current->mm != s->mm) {
+			atomic64_add(count, &st->discarded);
+		} else if (profil_counter_add(todo[i].addr, count)) {
+			atomic64_add(count, &st->in_range);
+		} else {
+			atomic64_add(count, &st->faulted);
+			profil_session_stop(s, PROFIL_STOP_FAULT, todo[i].addr);
+		}
+		atomic64_sub(count, &st->pending);
+	}
+	mutex_unlock(&s->write_mutex);
+
+	kref_put(&t->ref, profil_thread_release);
+	module_put(THIS_MODULE);
+}
+
+/**
+ * profil_sampler_create() - start sampling one thread
+ * @t: the thread record, passed to every tick
+ * @rate: samples per second of the thread's CPU time
+ *
+ * Context: process context, may sleep.
+ * Return: the event or an ERR_PTR().
+ */
+struct perf_event *profil_sampler_create(struct profil_thread *t, u32 rate)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+		.size = sizeof(attr),
+		.sample_period = NSEC_PER_SEC / rate,
+		.exclude_hv = 1,
+		.remove_on_exec = 1,
+	};
+
+	return perf_event_create_kernel_counter(&attr, -1, t->task,
+						profil_tick, t);
+}
+
+/**
+ * profil_sampler_set_rate() - change the sampling rate of a thread
+ * @event: from profil_sampler_create()
+ * @rate: samples per second
+ *
+ * Return: 0 or a negative errno.
+ */
+int profil_sampler_set_rate(struct perf_event *event, u32 rate)
+{
+	return perf_event_period(event, NSEC_PER_SEC / rate);
+}
+
+/**
+ * profil_sampler_release() - stop sampling one thread
+ * @event: from profil_sampler_create()
+ *
+ * Once this returns, profil_tick() no longer runs for @event.
+ * Context: process context, may sleep.
+ */
+void profil_sampler_release(struct perf_event *event)
+{
+	perf_event_release_kernel(event);
+}

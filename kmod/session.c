@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sessions: one per profiled process, keyed by its thread-group pid.
+ *
+ * A session is ACTIVE from its start until a stop request, scale 0, exec,
+ * a fault or exit; it never becomes active again. A stopped session stays
+ * in the table, so that its status says why it stopped, until the process
+ * exits or starts profiling anew. While active it pins the module, so the
+ * module cannot be unloaded under a live session.
+ */
+#include <linux/hashtable.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/pid.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+
+#include "profil.h"
+
+#define PROFIL_TABLE_BITS	8
+
+/* The session table: writers hold profil_table_lock, readers use RCU. */
+static DEFINE_HASHTABLE(profil_table, PROFIL_TABLE_BITS);
+static DEFINE_SPINLOCK(profil_table_lock);
+
+/* Serialises starts, so a process never gets two active sessions. */
+static DEFINE_MUTEX(profil_start_mutex);
+
+static struct workqueue_struct *profil_wq;
+
+static void profil_session_free_work(struct work_struct *work)
+{
+	struct profil_session *s = container_of(to_rcu_work(work),
+						struct profil_session,
+						free_rwork);
+
+	kfree(rcu_dereference_protected(s->params, true));
+	mmdrop(s->mm);
+	put_pid(s->tgid);
+	kfree(s);
+}
+
+static void profil_session_release(struct kref *ref)
+{
+	struct profil_session *s = container_of(ref, struct profil_session,
+						ref);
+
+	/* Lockless readers may still hold a pointer; mmdrop() may sleep. */
+	INIT_RCU_WORK(&s->free_rwork, profil_session_free_work);
+	queue_rcu_work(profil_wq, &s->free_rwork);
+}
+
+void profil_session_put(struct profil_session *s)
+{
+	kref_put(&s->ref, profil_session_release);
+}
+
+/* Context: any; the caller holds rcu_read_lock() or profil_table_lock. */
+static struct profil_session *profil_table_lookup(struct pid *tgid)
+{
+	struct profil_session *s;
+
+	hash_for_each_possible_rcu(profil_table, s, hnode, (unsigned long)tgid)
+		if (s->tgid == tgid)
+			return s;
+	return NULL;
+}
+
+/**
+ * profil_session_find() - look up the session of a process
+ * @tgid: the process's thread-group pid
+ *
+ * Context: any.
+ * Return: a referenced session, or NULL.
+ */
+struct profil_session *profil_session_find(struct pid *tgid)
+{
+	struct profil_session *s;
+
+	rcu_read_lock();
+	s = profil_table_lookup(tgid);
+	if (s && !kref_get_unless_zero(&s->ref))
+		s = NULL;
+	rcu_read_unlock();
+	return s;
+}
+
+/* Drop @s from the table, if it is still there. Context: any. */
+static void profil_table_remove(struct profil_session *s)
+{
+	bool removed = false;
+
+	spin_lock(&profil_table_lock);
+	if (!hlist_unhashed(&s->hnode)) {
+		hash_del_rcu(&s->hnode);
+		removed = true;
+	}
+	spin_unlock(&profil_table_lock);
+	if (removed)
+		profil_session_put(s);
+}
+
+bool profil_session_is_active(const struct profil_session *s)
+{
+	return READ_ONCE(s->state) == PROFIL_STATE_ACTIVE;
+}
+
+void profil_thread_release(struct kref *ref)
+{
+	struct profil_thread *t = container_of(ref, struct profil_thread, ref);
+
+	put_task_struct(t->task);
+	profil_session_put(t->session);
+	kfree(t);
+}
+
+/* Release a thread's event and drop the list's reference. */
+static void profil_thread_detach(struct profil_thread *t)
+{
+	list_del_rcu(&t->node);
+	profil_sampler_release(t->event);
+	kref_put(&t->ref, profil_thread_release);
+}
+
+static void profil_session_teardown(struct work_struct *work)
+{
+	struct profil_session *s = container_of(work, struct profil_session,
+						teardown_work);
+	struct profil_thread *t, *tmp;
+
+	mutex_lock(&s->mutex);
+	list_for_each_entry_safe(t, tmp, &s->threads, node)
+		profil_thread_detach(t);
+	mutex_unlock(&s->mutex);
+
+	profil_netlink_notify_stopped(s);
+	profil_session_put(s);
+	/* The reference an active session holds on the module. */
+	module_put(THIS_MODULE);
+}
+
+/**
+ * profil_session_stop() - turn profiling off
+ * @s: the session
+ * @reason: enum profil_stop_reason
+ * @addr: the failed address for %PROFIL_STOP_FAULT, else 0
+ *
+ * The first caller wins; later calls do nothing. Releasing the events is
+ * left to a work item. Ticks already running may still write; use
+ * profil_session_stop_sync() to wait for them.
+ *
+ * Context: any but hard interrupt.
+ */
+void profil_session_stop(struct profil_session *s, int reason, u64 addr)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&s->lock, flags);
+	if (s->state == PROFIL_STATE_ACTIVE) {
+		WRITE_ONCE(s->state, PROFIL_STATE_STOPPED);
+		s->reason = reason;
+		s->fault_addr = addr;
+		kref_get(&s->ref);
+		queue_work(profil_wq, &s->teardown_work);
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+}
+
+/**
+ * profil_session_stop_sync() - turn profiling off and wait for writers
+ * @s: the session
+ * @reason: enum profil_stop_reason
+ *
+ * When this returns nothing writes to the buffer any more: every tick
+ * that saw the session active has finished (they run with interrupts off,
+ * so an RCU grace period covers them), every deferred write has either
+ * finished or will see the session stopped, and the events are released.
+ *
+ * Context: process context, may sleep.
+ */
+void profil_session_stop_sync(struct profil_session *s, int reason)
+{
+	profil_session_stop(s, reason, 0);
+	synchronize_rcu();
+	mutex_lock(&s->write_mutex);
+	mutex_unlock(&s->write_mutex);
+	flush_work(&s->teardown_work);
+}
+
+/* Drop records of threads that have exited. Caller holds s->mutex. */
+static void profil_session_reap(struct profil_session *s)
+{
+	struct profil_thread *t, *tmp;
+
+	list_for_each_entry_safe(t, tmp, &s->threads, node)
+		if (t->task->flags & PF_EXITING)
+			profil_thread_detach(t);
+}
+
+static const struct profil_params *
+profil_session_params(struct profil_session *s)
+{
+	return rcu_dereference_protected(s->params,
+					 lockdep_is_held(&s->mutex));
+}
+
+/**
+ * profil_session_thread_add() - sample one more thread of the process
+ * @s: an active session
+ * @task: a thread of @s's process; adding it twice is harmless
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or a negative errno if the thread's event cannot be made.
+ */
+int profil_session_thread_add(struct profil_session *s,
+			      struct task_struct *task)
+{
+	struct perf_event *event;
+	struct profil_thread *t;
+	int err = 0;
+
+	mutex_lock(&s->mutex);
+	if (!profil_session_is_active(s) || (task->flags & PF_EXITING))
+		goto unlock;
+	profil_session_reap(s);
+	list_for_each_entry(t, &s->threads, node)
+		if (t->task == task)
+			goto unlock;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t) {
+		err = -ENOMEM;
+		goto unlock;
+	}
+	t->session = s;
+	t->task = task;
+	raw_spin_lock_init(&t->lock);
+	init_task_work(&t->twork, profil_deferred_write);
+	kref_init(&t->ref);
+
+	event = profil_sampler_create(t, profil_session_params(s)->rate);
+	if (IS_ERR(event)) {
+		err = PTR_ERR(event);
+		kfree(t);
+		/* The thread exited under us: nothing to sample. */
+		if (err == -ESRCH)
+			err = 0;
+		goto unlock;
+	}
+	t->event = event;
+	get_task_struct(task);
+	kref_get(&s->ref);
+	list_add_tail_rcu(&t->node, &s->threads);
+unlock:
+	mutex_unlock(&s->mutex);
+	return err;
+}
+
+/*
+ * Take references on the threads of @leader's process, up to @max.
+ * Return: how many there are, which may exceed @max.
+ */
+static unsigned int profil_collect_threads(struct task_struct *leader,
+					   struct task_struct **tasks,
+					   unsigned int max)
+{
+	struct task_struct *task;
+	unsigned int n = 0;
+
+	rcu_read_lock();
+	for_each_thread(leader, task) {
+		if (n < max) {
+			get_task_struct(task);
+			tasks[n] = task;
+		}
+		n++;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * Sample every thread of the process. The session is already in the
+ * table: a thread cloned from now on is attached by profil_session_fork(),
+ * and one cloned before is on the thread list.
+ */
+static int profil_session_attach_all(struct profil_session *s,
+				     struct task_struct *leader)
+{
+	struct task_struct **tasks;
+	unsigned int i, n, max;
+	int err = 0;
+
+	/* Pairs with the barrier in profil_session_fork(). */
+	smp_mb();
+	for (max = get_nr_threads(leader) + 16;; max *= 2) {
+		tasks = kvmalloc_array(max, sizeof(*tasks), GFP_KERNEL);
+		if (!tasks)
+			return -ENOMEM;
+		n = profil_collect_threads(leader, tasks, max);
+		if (n <= max)
+			break;
+		for (i = 0; i < max; i++)
+			put_task_struct(tasks[i]);
+		kvfree(tasks);
+	}
+	for (i = 0; i < n; i++) {
+		if (!err)
+			err = profil_session_thread_add(s, tasks[i]);
+		put_task_struct(tasks[i]);
+	}
+	kvfree(tasks);
+	return err;
+}
+
+static struct profil_session *profil_session_alloc(struct task_struct *leader,
+						   const struct profil_params *req)
+{
+	struct profil_params *params;
+	struct profil_session *s;
+	struct mm_struct *mm;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	params = kmemdup(req, sizeof(*req), GFP_KERNEL);
+	if (!s || !params)
+		goto err_free;
+
+	task_lock(leader);
+	mm = leader->mm;
+	if (mm)
+		mmgrab(mm);
+	task_unlock(leader);
+	if (!mm)
+		goto err_free;
+
+	s->mm = mm;
+	s->tgid = get_pid(task_tgid(leader));
+	RCU_INIT_POINTER(s->params, params);
+	s->state = PROFIL_STATE_ACTIVE;
+	spin_lock_init(&s->lock);
+	mutex_init(&s->mutex);
+	mutex_init(&s->write_mutex);
+	INIT_LIST_HEAD(&s->threads);
+	INIT_HLIST_NODE(&s->hnode);
+	INIT_WORK(&s->teardown_work, profil_session_teardown);
+	kref_init(&s->ref);
+	return s;
+
+err_free:
+	kfree(params);
+	kfree(s);
+	return NULL;
+}
+
+/* Swap the parameters of an active session. Caller holds s->mutex. */
+static int profil_session_restart(struct profil_session *s,
+				  const struct profil_params *req)
+{
+	struct profil_params *old, *params;
+	struct profil_thread *t;
+	int err;
+
+	old = rcu_dereference_protected(s->params, lockdep_is_held(&s->mutex));
+	params = kmemdup(req, sizeof(*req), GFP_KERNEL);
+	if (!params)
+		return -ENOMEM;
+	params->generation = old->generation + 1;
+
+	if (params->rate != old->rate) {
+		list_for_each_entry(t, &s->threads, node) {
+			err = profil_sampler_set_rate(t->event, params->rate);
+			if (err) {
+				kfree(params);
+				return err;
+			}
+		}
+	}
+	/* Deferred writes compare generations under write_mutex. */
+	mutex_lock(&s->write_mutex);
+	rcu_assign_pointer(s->params, params);
+	mutex_unlock(&s->write_mutex);
+	kfree_rcu(old, rcu);
+	return 0;
+}
+
+/**
+ * profil_session_start() - start or restart profiling of a process
+ * @leader: any thread of the process
+ * @req: the parameters; buf and scale are non-zero
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int profil_session_start(struct task_struct *leader,
+			 const struct profil_params *req)
+{
+	struct profil_session *old, *s;
+	int err;
+
+	mutex_lock(&profil_start_mutex);
+	old = profil_session_find(task_tgid(leader));
+	if (old) {
+		mutex_lock(&old->mutex);
+		err = profil_session_is_active(old) ?
+		      profil_session_restart(old, req) : -ESTALE;
+		mutex_unlock(&old->mutex);
+		if (err != -ESTALE)
+			goto out_put_old;
+		profil_table_remove(old);
+	}
+
+	s = profil_session_alloc(leader, req);
+	err = -ENOMEM;
+	if (!s)
+		goto out_put_old;
+	__module_get(THIS_MODULE);
+
+	spin_lock(&profil_table_lock);
+	hash_add_rcu(profil_table, &s->hnode, (unsigned long)s->tgid);
+	spin_unlock(&profil_table_lock);
+
+	err = profil_session_attach_all(s, leader);
+	if (err) {
+		profil_session_stop_sync(s, PROFIL_STOP_REQUEST);
+		profil_table_remove(s);
+	}
+	profil_session_put(s);	/* the table holds it now */
+out_put_old:
+	if (old)
+		profil_session_put(old);
+	mutex_unlock(&profil_start_mutex);
+	return err;
+}
+
+/* What a newly cloned task needs to join profiling. */
+struct profil_attach {
+	struct callback_head twork;
+	struct profil_session *session;	/* for a thread */
+	struct profil_params params;	/* for a forked process */
+};
+
+/* task_work on a new task, before it first reaches user mode. */
+static void profil_attach_run(struct callback_head *head)
+{
+	struct profil_attach *a = container_of(head, struct profil_attach,
+					       twork);
+
+	if (a->session) {
+		if (profil_session_thread_add(a->session, current))
+			pr_debug("thread %d not profiled\n", current->pid);
+		profil_session_put(a->session);
+	} else if (!(current->flags & PF_EXITING)) {
+		if (profil_session_start(current, &a->params))
+			pr_debug("process %d not profiled\n", current->tgid);
+	}
+	kfree(a);
+	module_put(THIS_MODULE);
+}
+
+/**
+ * profil_session_fork() - let a new thread or process join profiling
+ * @parent: the cloning task, current
+ * @child: the new task, not yet running
+ *
+ * A new thread is sampled into its process's session; a forked process
+ * gets a session of its own with the parent's parameters, counting into
+ * its own copy of the buffer. Either way the child attaches itself from a
+ * task_work before it first runs in user mode, so no user tick is missed.
+ * A child sharing the parent's memory without being a thread (vfork) is
+ * not profiled.
+ *
+ * Context: the sched_process_fork tracepoint, preemption disabled.
+ */
+void profil_session_fork(struct task_struct *parent, struct task_struct *child)
+{
+	struct profil_attach *a = NULL;
+	struct profil_session *s;
+	bool thread;
+
+	if (child->flags & PF_KTHREAD)
+		return;
+	thread = same_thread_group(parent, child);
+	if (!thread && child->mm == parent->mm)
+		return;
+
+	/* Pairs with profil_session_attach_all(): see the thread or be seen. */
+	smp_mb();
+	rcu_read_lock();
+	s = profil_table_lookup(task_tgid(parent));
+	if (!s || !profil_session_is_active(s))
+		goto unlock;
+	a = kzalloc(sizeof(*a), GFP_ATOMIC | __GFP_NOWARN);
+	if (!a)
+		goto unlock;
+	if (thread) {
+		if (!kref_get_unless_zero(&s->ref))
+			goto unlock_free;
+		a->session = s;
+	} else {
+		a->params = *rcu_dereference(s->params);
+		a->params.generation = 0;
+	}
+	init_task_work(&a->twork, profil_attach_run);
+	__module_get(THIS_MODULE);
+	if (task_work_add(child, &a->twork, TWA_RESUME)) {
+		module_put(THIS_MODULE);
+		if (a->session)
+			profil_session_put(a->session);
+		goto unlock_free;
+	}
+	a = NULL;
+unlock_free:
+	kfree(a);
+unlock:
+	rcu_read_unlock();
+}
+
+/**
+ * profil_session_exec() - a process called execve(): profiling goes off
+ * @task: current, after the new image is in place
+ *
+ * Context: the sched_process_exec tracepoint, preemption disabled.
+ */
+void profil_session_exec(struct task_struct *task)
+{
+	struct profil_session *s = profil_session_find(task_tgid(task));
+
+	if (s) {
+		profil_session_stop(s, PROFIL_STOP_EXEC, 0);
+		profil_session_put(s);
+	}
+}
+
+/**
+ * profil_session_exit() - a process is gone: forget its session
+ * @task: current, the last thread of its group to exit
+ *
+ * Context: the sched_process_exit tracepoint, preemption disabled.
+ */
+void profil_session_exit(struct task_struct *task)
+{
+	struct profil_session *s = profil_session_find(task_tgid(task));
+
+	if (s) {
+		profil_session_stop(s, PROFIL_STOP_EXIT, 0);
+		profil_table_remove(s);
+		profil_session_put(s);
+	}
+}
+
+/**
+ * profil_session_stats() - snapshot the tick accounting
+ * @s: the session
+ * @out: indexed by enum profil_stat
+ */
+void profil_session_stats(struct profil_session *s, u64 *out)
+{
+	const struct profil_stats *st = &s->stats;
+
+	out[PROFIL_STAT_TICKS] = atomic64_read(&st->ticks);
+	out[PROFIL_STAT_IN_RANGE] = atomic64_read(&st->in_range);
+	out[PROFIL_STAT_OUT_OF_RANGE] = atomic64_read(&st->out_of_range);
+	out[PROFIL_STAT_SYSTEM_DROPPED] = atomic64_read(&st->system_dropped);
+	out[PROFIL_STAT_SYSTEM_CHARGED] = atomic64_read(&st->system_charged);
+	out[PROFIL_STAT_DEFERRED] = atomic64_read(&st->deferred);
+	out[PROFIL_STAT_PENDING] = atomic64_read(&st->pending);
+	out[PROFIL_STAT_DISCARDED] = atomic64_read(&st->discarded);
+	out[PROFIL_STAT_FAULTED] = atomic64_read(&st->faulted);
+}
+
+/**
+ * profil_session_next() - walk the table for a dump
+ * @pos: how many sessions were returned so far; advanced
+ *
+ * Context: process context.
+ * Return: a referenced session, or NULL at the end.
+ */
+struct profil_session *profil_session_next(unsigned long *pos)
+{
+	struct profil_session *s, *found = NULL;
+	unsigned long bkt, i = 0;
+
+	rcu_read_lock();
+	hash_for_each_rcu(profil_table, bkt, s, hnode) {
+		if (i++ < *pos || !kref_get_unless_zero(&s->ref))
+			continue;
+		found = s;
+		*pos = i;
+		break;
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+int profil_sessions_init(void)
+{
+	profil_wq = alloc_workqueue("profil", 0, 0);
+	return profil_wq ? 0 : -ENOMEM;
+}
+
+/*
+ * Context: module exit. No session is active (each pins the module), no
+ * probe runs any more and the family is gone.
+ */
+void profil_sessions_exit(void)
+{
+	struct profil_session *s;
+	struct hlist_node *tmp;
+	unsigned long bkt;
+
+	spin_lock(&profil_table_lock);
+	hash_for_each_safe(profil_table, bkt, tmp, s, hnode) {
+		hash_del_rcu(&s->hnode);
+		profil_session_put(s);
+	}
+	spin_unlock(&profil_table_lock);
+	/* The frees are RCU work items on profil_wq. */
+	rcu_barrier();
+	destroy_workqueue(profil_wq);
+	/* task_work callbacks drop their module reference as they return. */
+	synchronize_rcu_tasks();
+}
