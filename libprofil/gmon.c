@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The gmon.out writer (see glibc's gmon/sys/gmon_out.h and gprof/hist.c).
+ *
+ * Layout, host byte order and pointer width:
+ *   header: "gmon", int32 version 1, 12 zero bytes
+ *   TIME_HIST record: tag 0, low_pc, high_pc (pointer-sized), u32 hist_size,
+ *   u32 prof_rate, "seconds" NUL-padded to 15 bytes, 's', then hist_size
+ *   u16 bins.
+ * Counts above 65535 are carried by further records with the identical
+ * [low_pc, high_pc), which gprof sums.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include "profil.h"
+#include "internal.h"
+
+#define GMON_MAGIC	"gmon"
+#define GMON_VERSION	1
+#define GMON_TAG_TIME_HIST 0
+#define GMON_PATH_MAX	4096
+
+static int pf_put(FILE *f, const void *p, size_t n)
+{
+	return fwrite(p, 1, n, f) == n ? 0 : -1;
+}
+
+static uint64_t pf_count(const struct pf_gmon_hist *h, size_t i)
+{
+	switch (h->width) {
+	case 2:
+		return ((const uint16_t *)h->counts)[i];
+	case 4:
+		return ((const uint32_t *)h->counts)[i];
+	default:
+		return ((const uint64_t *)h->counts)[i];
+	}
+}
+
+static int pf_put_hist_hdr(FILE *f, const struct pf_gmon_hist *h)
+{
+	static const char dimen[15] = "seconds";
+	uintptr_t low = (uintptr_t)h->low_pc, high = (uintptr_t)h->high_pc;
+	unsigned char tag = GMON_TAG_TIME_HIST;
+	char abbrev = 's';
+
+	if (pf_put(f, &tag, 1) || pf_put(f, &low, sizeof(low)) ||
+	    pf_put(f, &high, sizeof(high)) ||
+	    pf_put(f, &h->hist_size, sizeof(h->hist_size)) ||
+	    pf_put(f, &h->prof_rate, sizeof(h->prof_rate)) ||
+	    pf_put(f, dimen, sizeof(dimen)) || pf_put(f, &abbrev, 1))
+		return -1;
+	return 0;
+}
+
+/* Record @k carries min(65535, count - 65535 * k) of every bin. */
+static int pf_put_hist(FILE *f, const struct pf_gmon_hist *h, uint64_t k)
+{
+	uint16_t bin;
+	uint64_t c;
+	size_t i;
+
+	if (pf_put_hist_hdr(f, h))
+		return -1;
+	for (i = 0; i < h->hist_size; i++) {
+		c = pf_count(h, i);
+		if (c / 65535 > k)
+			bin = 65535;
+		else if (c > k * 65535)
+			bin = (uint16_t)(c - k * 65535);
+		else
+			bin = 0;	/* carried by earlier records */
+		if (pf_put(f, &bin, sizeof(bin)))
+			return -1;
+	}
+	return 0;
+}
+
+int pf_gmon_write(FILE *f, const struct pf_gmon_hist *h)
+{
+	const int32_t version = GMON_VERSION;
+	static const char spare[12];
+	uint64_t max = 0, records, k;
+	size_t i;
+
+	if (!f || !h || (h->hist_size && !h->counts) ||
+	    (h->width != 2 && h->width != 4 && h->width != 8) ||
+	    h->high_pc < h->low_pc || (uint64_t)(uintptr_t)h->high_pc !=
+	    h->high_pc) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < h->hist_size; i++)
+		if (pf_count(h, i) > max)
+			max = pf_count(h, i);
+	/* At least one record, so gprof does not report "missing histogram". */
+	records = max ? (max + 65534) / 65535 : 1;
+
+	if (pf_put(f, GMON_MAGIC, 4) || pf_put(f, &version, sizeof(version)) ||
+	    pf_put(f, spare, sizeof(spare)))
+		goto err;
+	for (k = 0; k < records; k++)
+		if (pf_put_hist(f, h, k))
+			goto err;
+	if (fflush(f))
+		goto err;
+	return 0;
+err:
+	if (!errno)
+		errno = EIO;
+	return -1;
+}
+
+static int pf_bias_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	/* The first entry is the main program (its name is empty). */
+	*(uint64_t *)data = info->dlpi_addr;
+	return 1;
+}
+
+uint64_t pf_gmon_load_bias(void)
+{
+	uint64_t bias = 0;
+
+	dl_iterate_phdr(pf_bias_cb, &bias);
+	return bias;
+}
+
+int pf_gmon_filename(char *buf, size_t len)
+{
+	const char *prefix = getenv("GMON_OUT_PREFIX");
+	int n;
+
+	if (prefix && *prefix && !getauxval(AT_SECURE))
+		n = snprintf(buf, len, "%s.%ld", prefix, (long)getpid());
+	else
+		n = snprintf(buf, len, "gmon.out");
+	if (n < 0 || (size_t)n >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+/* Creates a temporary file next to @name; returns its FILE. */
+static FILE *pf_tmpfile(const char *name, char *tmp, size_t len)
+{
+	unsigned int i;
+	int fd, n;
+	FILE *f;
+
+	for (i = 0; i < 100; i++) {
+		n = snprintf(tmp, len, "%s.%ld.%u.tmp", name, (long)getpid(), i);
+		if (n < 0 || (size_t)n >= len) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		fd = open(tmp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW |
+			  O_CLOEXEC, 0666);
+		if (fd >= 0)
+			break;
+		if (errno != EEXIST)
+			return NULL;
+	}
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f) {
+		int err = errno;
+
+		close(fd);
+		unlink(tmp);
+		errno = err;
+	}
+	return f;
+}
+
+int pf_gmon_save(const char *who, uint64_t lowpc, uint64_t highpc,
+		 const unsigned short *bins, size_t nbins, uint32_t rate)
+{
+	char name[GMON_PATH_MAX], tmp[GMON_PATH_MAX + 32];
+	uint64_t bias = pf_gmon_load_bias();
+	struct pf_gmon_hist h = {
+		.low_pc = lowpc - bias,
+		.high_pc = highpc - bias,
+		.hist_size = (uint32_t)nbins,
+		.prof_rate = rate,
+		.counts = bins,
+		.width = sizeof(*bins),
+	};
+	int err, ret = 0;
+	FILE *f;
+
+	if (pf_gmon_filename(name, sizeof(name)) < 0) {
+		snprintf(name, sizeof(name), "%s", "gmon.out");
+		goto err_report;
+	}
+	if (nbins > UINT32_MAX || lowpc < bias) {
+		errno = EINVAL;
+		goto err_report;
+	}
+	f = pf_tmpfile(name, tmp, sizeof(tmp));
+	if (!f)
+		goto err_report;
+	if (pf_gmon_write(f, &h) < 0)
+		ret = -1;
+	err = errno;
+	if (fclose(f) && !ret) {
+		ret = -1;
+		err = errno;
+	}
+	if (!ret && rename(tmp, name) < 0) {
+		ret = -1;
+		err = errno;
+	}
+	if (ret) {
+		unlink(tmp);
+		errno = err;
+		goto err_report;
+	}
+	return 0;
+
+err_report:
+	err = errno;
+	fprintf(stderr, "%s: %s: %s\n", who, name, strerror(err));
+	errno = err;
+	return -1;
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libprofil internals, shared by the library's files and its unit tests
+ * (which link libprofil.a and may call these hidden functions).
+ */
+#ifndef LIBPROFIL_INTERNAL_H
+#define LIBPROFIL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define PROFIL_EXPORT __attribute__((visibility("default")))
+
+struct mnl_socket;
+struct nlmsghdr;
+struct profil_params;
+struct profil_status;
+
+/* error.c: per-thread last error and extack text. */
+void pf_err_clear(void);
+/* @err is a positive errno; @extack may be NULL. Also sets errno. */
+void pf_err_set(int err, const char *extack);
+
+/* nl.c: the netlink helper layer. */
+#define PF_NL_BUFSIZE 32768
+
+struct pf_nl {
+	struct mnl_socket *sock;
+	unsigned int portid;
+	unsigned int seq;
+	uint16_t family;
+	uint32_t version;
+	uint32_t maxattr;
+	uint32_t mcgrp_events;	/* 0: the kernel announced no such group */
+	pid_t owner;		/* the process that opened the socket */
+	char buf[PF_NL_BUFSIZE];
+};
+
+/* Each returns 0 or -1 with errno (and the last error) set. */
+int pf_nl_open(struct pf_nl *nl);
+int pf_nl_resolve(struct pf_nl *nl);
+void pf_nl_close(struct pf_nl *nl);
+
+/* Starts a request for @cmd of the profil family in nl->buf. */
+struct nlmsghdr *pf_nl_request(struct pf_nl *nl, uint8_t cmd, uint16_t flags);
+
+/*
+ * Sends @nlh and reads replies until the ACK, NLMSG_DONE or an error.
+ * @cb sees every message of the resolved family; may be NULL.
+ */
+typedef int (*pf_nl_cb)(const struct nlmsghdr *nlh, void *data);
+int pf_nl_talk(struct pf_nl *nl, struct nlmsghdr *nlh, pf_nl_cb cb,
+	       void *data);
+
+/* Parses a GET reply or STOPPED event of the profil family. */
+int pf_nl_parse_status(const struct nlmsghdr *nlh, struct profil_status *st);
+
+/* Builds the attributes of a START request from @p. */
+void pf_nl_put_params(struct nlmsghdr *nlh, const struct profil_params *p);
+
+/* profil.c */
+/* The rate profil() asks for: $PROFIL_HZ, or 0 (kernel default). -1: bad. */
+int pf_profil_env_rate(void);
+/* The rate actually in force for a rate request of @rate (0: default). */
+uint32_t pf_rate_effective(int rate);
+/* profil() proper, also used by moncontrol() and monitor(). */
+int pf_profil(unsigned short *buf, size_t bufsiz, size_t offset,
+	      unsigned int scale);
+/* Drops the shared socket (tests, and after fork). */
+void pf_profil_reset(void);
+
+/* gmon.c: the gmon.out writer. */
+struct pf_gmon_hist {
+	uint64_t low_pc;	/* link-time addresses (bias removed) */
+	uint64_t high_pc;	/* exclusive */
+	uint32_t hist_size;	/* number of bins */
+	uint32_t prof_rate;	/* Hz */
+	const void *counts;	/* hist_size counters ... */
+	unsigned int width;	/* ... of 2, 4 or 8 bytes each */
+};
+
+/* Writes header and records to @f. 0, or -1 with errno set. */
+int pf_gmon_write(FILE *f, const struct pf_gmon_hist *h);
+/* Load bias of the main program (0 for a non-PIE executable). */
+uint64_t pf_gmon_load_bias(void);
+/* Output file name into @buf: $GMON_OUT_PREFIX.<pid> or gmon.out. */
+int pf_gmon_filename(char *buf, size_t len);
+/*
+ * Removes the load bias from run-time [lowpc, highpc), writes the file
+ * atomically, and reports failures on stderr as "<who>: <file>: <error>".
+ */
+int pf_gmon_save(const char *who, uint64_t lowpc, uint64_t highpc,
+		 const unsigned short *bins, size_t nbins, uint32_t rate);
+
+/* mcount.c / monitor.c: forget all state (tests). */
+void pf_mcount_reset(void);
+void pf_monitor_reset(void);
+
+/* Geometry of monitor(): power-of-two bytes per bin covering the range. */
+struct pf_geometry {
+	uint64_t low_pc;
+	uint64_t high_pc;
+	uint32_t scale;
+	size_t nbins;
+};
+int pf_geometry(uint64_t lowpc, uint64_t highpc, size_t maxbins,
+		struct pf_geometry *g);
+
+#endif /* LIBPROFIL_INTERNAL_H */

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libprofil: profil(3), monitor(3) and the gmon.out writer on top of the
+ * profil.ko generic netlink family, plus an extended API in the style of
+ * libmnl (opaque handle, profil_<object>_<verb> names, -1 and errno).
+ *
+ * The wire protocol is <linux/profil.h>; its constants (PROFIL_F_*,
+ * PROFIL_STATE_*, PROFIL_STOP_*, PROFIL_RATE_*) are used here unchanged.
+ *
+ * profil() itself is declared by glibc's <unistd.h>, and monstartup() and
+ * _mcleanup() by <sys/gmon.h>; libprofil defines them with the same
+ * prototypes, so programs linked with -lprofil get the kernel-driven
+ * versions without source changes.
+ */
+#ifndef LIBPROFIL_PROFIL_H
+#define LIBPROFIL_PROFIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/profil.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Drop-ins not declared by glibc's headers.
+ */
+
+/**
+ * moncontrol() - start (mode != 0) or stop (mode == 0) the profiling set
+ * up by monstartup(). glibc exports it without declaring it.
+ * If monstartup() of libprofil was never called, the call is passed on to
+ * the next definition (glibc's), so -pg programs keep working.
+ */
+void moncontrol(int mode);
+
+/**
+ * monitor() - Solaris monitor(3C): start profiling of [lowpc, highpc)
+ * into @buffer, or stop and write gmon.out when @lowpc is NULL.
+ * @lowpc: lowest function address, or NULL to stop
+ * @highpc: end of the range (exclusive)
+ * @buffer: header, @nfunc call-count slots, then the u16 histogram
+ * @bufsize: size of @buffer in shorts (unsigned short units)
+ * @nfunc: number of call-count slots; they stay zero unless the program
+ *	is compiled with -pg, and even then libprofil records no calls
+ *
+ * Errors are reported on stderr and in errno: EINVAL (range empty, buffer
+ * too small for the header, the slots and one bin), and every errno of
+ * profil(). Writing gmon.out follows _mcleanup(): GMON_OUT_PREFIX,
+ * atomic rename, a message on stderr on failure.
+ */
+void monitor(int (*lowpc)(void), int (*highpc)(void),
+	     unsigned short *buffer, size_t bufsize, size_t nfunc);
+
+/*
+ * Extended API.
+ */
+
+/** struct profil_handle - opaque: one netlink socket and the resolved family. */
+struct profil_handle;
+
+/**
+ * struct profil_params - arguments of profil_session_start()
+ * @buf: address of the u16 counters in the target's address space
+ *	(cast with (uintptr_t) for the caller's own buffer); 0 stops
+ * @bufsiz: size of the counters in bytes
+ * @offset: lowest PC counted
+ * @scale: 16.16 fixed-point scale of profil(3); 0 stops
+ * @rate: samples per second of CPU time, PROFIL_RATE_MIN..PROFIL_RATE_MAX;
+ *	0 lets the kernel pick PROFIL_RATE_DEFAULT
+ * @flags: PROFIL_F_* of <linux/profil.h>
+ * @pid: target process; 0 is the caller's own process
+ */
+struct profil_params {
+	uint64_t buf;
+	uint64_t bufsiz;
+	uint64_t offset;
+	uint32_t scale;
+	uint32_t rate;
+	uint32_t flags;
+	pid_t pid;
+};
+
+/** struct profil_stats - tick accounting, see enum profil_stat. */
+struct profil_stats {
+	uint64_t ticks;
+	uint64_t in_range;
+	uint64_t out_of_range;
+	uint64_t system_dropped;
+	uint64_t system_charged;
+	uint64_t deferred;
+	uint64_t pending;
+	uint64_t discarded;
+	uint64_t faulted;
+};
+
+/**
+ * struct profil_status - one session as reported by the kernel
+ * @pid: process; @buf, @bufsiz, @offset, @scale, @rate, @flags: the
+ *	parameters in force; @state: PROFIL_STATE_*; @reason: PROFIL_STOP_*;
+ * @fault_addr: the address of a failed write (@reason PROFIL_STOP_FAULT);
+ * @stats: the counters. Fields the kernel did not send are zero.
+ */
+struct profil_status {
+	pid_t pid;
+	uint64_t buf;
+	uint64_t bufsiz;
+	uint64_t offset;
+	uint32_t scale;
+	uint32_t rate;
+	uint32_t flags;
+	uint32_t state;
+	uint32_t reason;
+	uint64_t fault_addr;
+	struct profil_stats stats;
+};
+
+/**
+ * profil_handle_open() - open a netlink socket and resolve the family
+ *
+ * Return: a handle, or NULL with errno set: ENOSYS if profil.ko is not
+ * loaded (and could not be autoloaded), ENOMEM, or the errno of socket(2),
+ * bind(2) or setsockopt(2). A handle must not be used by two threads at
+ * once, nor after fork() in the child.
+ */
+struct profil_handle *profil_handle_open(void);
+
+/**
+ * profil_handle_close() - close the sockets and free @h. NULL is a no-op.
+ */
+void profil_handle_close(struct profil_handle *h);
+
+/**
+ * profil_session_start() - start or replace profiling of a process
+ *
+ * A zero @p->buf or @p->scale stops profiling instead.
+ *
+ * Return: 0, or -1 with errno set to the kernel's answer (EINVAL for a
+ * rate or flag out of range, EFAULT for a buffer that is not writable,
+ * ESRCH for no such process, EPERM without ptrace access to it, ...),
+ * EPROTO for a malformed reply, or a socket errno. profil_strerror()
+ * then returns the kernel's explanation when it gave one.
+ */
+int profil_session_start(struct profil_handle *h,
+			 const struct profil_params *p);
+
+/**
+ * profil_session_stop() - stop profiling of @pid (0: the caller)
+ *
+ * When this returns 0 the kernel writes nothing more to the buffer.
+ *
+ * Return: 0, or -1 with errno set (ENOENT: no session, ESRCH, EPERM, ...).
+ */
+int profil_session_stop(struct profil_handle *h, pid_t pid);
+
+/**
+ * profil_session_get() - status of the session of @pid (0: the caller)
+ *
+ * Return: 0 and *@st filled, or -1 with errno set (ENOENT: no session,
+ * ESRCH, EPERM, EPROTO for a malformed reply, ...).
+ */
+int profil_session_get(struct profil_handle *h, pid_t pid,
+		       struct profil_status *st);
+
+/**
+ * typedef profil_session_cb - called once per session by
+ * profil_session_dump(); return 0 to continue, non-zero to stop the walk
+ * (the value is then returned by profil_session_dump()).
+ */
+typedef int (*profil_session_cb)(const struct profil_status *st, void *data);
+
+/**
+ * profil_session_dump() - every session the caller may see
+ *
+ * Return: 0 after the last session, the callback's non-zero value if it
+ * stopped the walk early, or -1 with errno set (EPROTO, socket errors).
+ * After an early stop the rest of the dump is read and discarded.
+ */
+int profil_session_dump(struct profil_handle *h, profil_session_cb cb,
+			void *data);
+
+/**
+ * profil_event_subscribe() - join the "events" multicast group
+ *
+ * Opens a second socket, so requests on @h and events do not mix.
+ * Subscribing twice is a no-op.
+ *
+ * Return: 0, or -1 with errno set (ENOENT if the kernel has no such group,
+ * EPERM, socket errors).
+ */
+int profil_event_subscribe(struct profil_handle *h);
+
+/**
+ * profil_event_fd() - the event socket's descriptor, for poll(2)
+ *
+ * Return: the descriptor, or -1 with errno EBADF if not subscribed.
+ */
+int profil_event_fd(const struct profil_handle *h);
+
+/**
+ * profil_event_read() - read one PROFIL_CMD_STOPPED notification
+ *
+ * Blocks unless the descriptor was made non-blocking.
+ *
+ * Return: 0 and *@st filled, or -1 with errno set: EAGAIN (non-blocking
+ * and nothing queued), ENOBUFS (the socket overflowed and events were
+ * lost; later reads work again), EBADF (not subscribed), EPROTO.
+ */
+int profil_event_read(struct profil_handle *h, struct profil_status *st);
+
+/**
+ * profil_strerror() - why the last failed libprofil call of this thread
+ * failed: the kernel's extended ack message if it sent one, else
+ * strerror() of the errno that call set.
+ *
+ * Return: a thread-local string valid until the next libprofil call in
+ * this thread; never NULL.
+ */
+const char *profil_strerror(void);
+
+/**
+ * profil_last_extack() - the kernel's extended ack message for the last
+ * failed libprofil call of this thread.
+ *
+ * Return: the message, or NULL if the kernel sent none.
+ */
+const char *profil_last_extack(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBPROFIL_PROFIL_H */

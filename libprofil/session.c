@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The extended API: an opaque handle, sessions and stop events.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include "profil.h"
+#include "internal.h"
+
+struct profil_handle {
+	struct pf_nl nl;
+	struct pf_nl *ev;	/* the event socket, once subscribed */
+};
+
+PROFIL_EXPORT struct profil_handle *profil_handle_open(void)
+{
+	struct profil_handle *h;
+	int err;
+
+	pf_err_clear();
+	h = calloc(1, sizeof(*h));
+	if (!h) {
+		pf_err_set(ENOMEM, NULL);
+		return NULL;
+	}
+	if (pf_nl_open(&h->nl) < 0)
+		goto err_free;
+	if (pf_nl_resolve(&h->nl) < 0) {
+		if (errno == ENOENT)
+			pf_err_set(ENOSYS, profil_last_extack());
+		goto err_close;
+	}
+	return h;
+
+err_close:
+	err = errno;
+	pf_nl_close(&h->nl);
+	errno = err;
+err_free:
+	free(h);
+	return NULL;
+}
+
+PROFIL_EXPORT void profil_handle_close(struct profil_handle *h)
+{
+	if (!h)
+		return;
+	if (h->ev) {
+		pf_nl_close(h->ev);
+		free(h->ev);
+	}
+	pf_nl_close(&h->nl);
+	free(h);
+}
+
+static int pf_check_handle(const struct profil_handle *h)
+{
+	pf_err_clear();
+	if (!h || !h->nl.sock) {
+		pf_err_set(EINVAL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+PROFIL_EXPORT int profil_session_start(struct profil_handle *h,
+				       const struct profil_params *p)
+{
+	struct nlmsghdr *nlh;
+
+	if (pf_check_handle(h) < 0)
+		return -1;
+	if (!p) {
+		pf_err_set(EINVAL, NULL);
+		return -1;
+	}
+	nlh = pf_nl_request(&h->nl, PROFIL_CMD_START, NLM_F_ACK);
+	pf_nl_put_params(nlh, p);
+	return pf_nl_talk(&h->nl, nlh, NULL, NULL);
+}
+
+PROFIL_EXPORT int profil_session_stop(struct profil_handle *h, pid_t pid)
+{
+	struct nlmsghdr *nlh;
+
+	if (pf_check_handle(h) < 0)
+		return -1;
+	nlh = pf_nl_request(&h->nl, PROFIL_CMD_STOP, NLM_F_ACK);
+	if (pid)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, (uint32_t)pid);
+	return pf_nl_talk(&h->nl, nlh, NULL, NULL);
+}
+
+struct pf_get {
+	struct profil_status *st;
+	bool found;
+};
+
+static int pf_get_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct pf_get *g = data;
+
+	if (pf_nl_parse_status(nlh, g->st) < 0)
+		return MNL_CB_ERROR;
+	g->found = true;
+	return MNL_CB_OK;
+}
+
+PROFIL_EXPORT int profil_session_get(struct profil_handle *h, pid_t pid,
+				     struct profil_status *st)
+{
+	struct pf_get g = { .st = st };
+	struct nlmsghdr *nlh;
+
+	if (pf_check_handle(h) < 0)
+		return -1;
+	if (!st) {
+		pf_err_set(EINVAL, NULL);
+		return -1;
+	}
+	nlh = pf_nl_request(&h->nl, PROFIL_CMD_GET, NLM_F_ACK);
+	if (pid)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, (uint32_t)pid);
+	if (pf_nl_talk(&h->nl, nlh, pf_get_cb, &g) < 0)
+		return -1;
+	if (!g.found) {
+		pf_err_set(EPROTO, NULL);	/* an ACK without a reply */
+		return -1;
+	}
+	return 0;
+}
+
+struct pf_dump {
+	profil_session_cb cb;
+	void *data;
+	int stopped;
+};
+
+static int pf_dump_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct pf_dump *d = data;
+	struct profil_status st;
+
+	if (d->stopped)
+		return MNL_CB_OK;	/* drain the rest of the dump */
+	if (pf_nl_parse_status(nlh, &st) < 0)
+		return MNL_CB_ERROR;
+	d->stopped = d->cb(&st, d->data);
+	return MNL_CB_OK;
+}
+
+PROFIL_EXPORT int profil_session_dump(struct profil_handle *h,
+				      profil_session_cb cb, void *data)
+{
+	struct pf_dump d = { .cb = cb, .data = data };
+	struct nlmsghdr *nlh;
+
+	if (pf_check_handle(h) < 0)
+		return -1;
+	if (!cb) {
+		pf_err_set(EINVAL, NULL);
+		return -1;
+	}
+	nlh = pf_nl_request(&h->nl, PROFIL_CMD_GET, NLM_F_DUMP);
+	if (pf_nl_talk(&h->nl, nlh, pf_dump_cb, &d) < 0)
+		return -1;
+	return d.stopped;
+}
+
+PROFIL_EXPORT int profil_event_subscribe(struct profil_handle *h)
+{
+	unsigned int grp;
+	int err;
+
+	if (pf_check_handle(h) < 0)
+		return -1;
+	if (h->ev)
+		return 0;
+	grp = h->nl.mcgrp_events;
+	if (!grp) {
+		pf_err_set(ENOENT, "the kernel announced no \"events\" group");
+		return -1;
+	}
+	h->ev = malloc(sizeof(*h->ev));
+	if (!h->ev) {
+		pf_err_set(ENOMEM, NULL);
+		return -1;
+	}
+	if (pf_nl_open(h->ev) < 0)
+		goto err_free;
+	h->ev->family = h->nl.family;
+	h->ev->mcgrp_events = grp;
+	if (mnl_socket_setsockopt(h->ev->sock, NETLINK_ADD_MEMBERSHIP, &grp,
+				  sizeof(grp)) < 0) {
+		pf_err_set(errno, NULL);
+		goto err_close;
+	}
+	return 0;
+
+err_close:
+	err = errno;
+	pf_nl_close(h->ev);
+	errno = err;
+err_free:
+	free(h->ev);
+	h->ev = NULL;
+	return -1;
+}
+
+PROFIL_EXPORT int profil_event_fd(const struct profil_handle *h)
+{
+	if (!h || !h->ev) {
+		errno = EBADF;
+		return -1;
+	}
+	return mnl_socket_get_fd(h->ev->sock);
+}
+
+struct pf_event {
+	uint16_t family;
+	struct profil_status *st;
+	bool found;
+};
+
+static int pf_event_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+	struct pf_event *e = data;
+
+	if (e->found || nlh->nlmsg_type != e->family ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl) ||
+	    genl->cmd != PROFIL_CMD_STOPPED)
+		return MNL_CB_OK;	/* not a stop event: skip */
+	if (pf_nl_parse_status(nlh, e->st) < 0)
+		return MNL_CB_ERROR;
+	e->found = true;
+	return MNL_CB_OK;
+}
+
+PROFIL_EXPORT int profil_event_read(struct profil_handle *h,
+				    struct profil_status *st)
+{
+	struct pf_event e = { .st = st };
+	ssize_t n;
+
+	if (pf_check_handle(h) < 0)
+		return -1;
+	if (!h->ev) {
+		pf_err_set(EBADF, NULL);
+		return -1;
+	}
+	if (!st) {
+		pf_err_set(EINVAL, NULL);
+		return -1;
+	}
+	e.family = h->ev->family;
+	while (!e.found) {
+		n = mnl_socket_recvfrom(h->ev->sock, h->ev->buf,
+					sizeof(h->ev->buf));
+		if (n < 0) {
+			pf_err_set(errno, NULL);
+			return -1;
+		}
+		/* Notifications carry seq 0 and portid 0: pass 0/0. */
+		errno = 0;
+		if (mnl_cb_run2(h->ev->buf, (size_t)n, 0, 0, pf_event_cb, &e,
+				NULL, 0) < 0) {
+			pf_err_set(errno ? errno : EPROTO, NULL);
+			return -1;
+		}
+	}
+	return 0;
+}
