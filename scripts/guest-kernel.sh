@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Resolve, download and unpack the Debian kernel the guest boots.
+#
+#   guest-kernel.sh kver    print the kernel release, e.g. 6.1.0-57-amd64
+#   guest-kernel.sh fetch   download and unpack it (cached), then print
+#                           KVER=, VMLINUZ= and MODDIR= lines for eval
+#
+# The ABI comes from the linux-image-$KFLAVOUR metapackage and is never
+# hard-coded. The apt-cache answer is cached in $BUILD/guest/ until apt's
+# package cache changes. GUEST_KVER, GUEST_VMLINUZ and GUEST_MODDIR
+# override everything (a locally built debug kernel, say).
+set -euo pipefail
+
+KFLAVOUR=${KFLAVOUR:-amd64}
+BUILD=${BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build}
+GDIR=$BUILD/guest
+
+tmp=
+die() { echo "guest-kernel: $*" >&2; exit 1; }
+
+kver()
+{
+	local cache=$GDIR/kver-$KFLAVOUR pkg
+
+	if [ -n "${GUEST_KVER:-}" ]; then
+		echo "$GUEST_KVER"
+		return
+	fi
+	if [ -s "$cache" ] && [ "$cache" -nt /var/cache/apt/pkgcache.bin ]; then
+		cat "$cache"
+		return
+	fi
+	pkg=$(apt-cache depends "linux-image-$KFLAVOUR" 2>/dev/null |
+	      awk '/Depends: linux-image-/ { print $2; exit }')
+	[ -n "$pkg" ] || die "cannot resolve linux-image-$KFLAVOUR (apt-get update?)"
+	mkdir -p "$GDIR"
+	echo "${pkg#linux-image-}" > "$cache.tmp"
+	mv "$cache.tmp" "$cache"
+	cat "$cache"
+}
+
+fetch()
+{
+	local v dir
+
+	v=$(kver)
+	if [ -n "${GUEST_VMLINUZ:-}" ]; then
+		[ -r "$GUEST_VMLINUZ" ] || die "GUEST_VMLINUZ=$GUEST_VMLINUZ unreadable"
+		echo "KVER=$v"
+		echo "VMLINUZ=$GUEST_VMLINUZ"
+		echo "MODDIR=${GUEST_MODDIR:-}"
+		return
+	fi
+	dir=$GDIR/$v
+	if [ ! -r "$dir/boot/vmlinuz-$v" ]; then
+		mkdir -p "$GDIR"
+		tmp=$(mktemp -d "$GDIR/dl.XXXXXX")
+		trap 'rm -rf "$tmp"' EXIT
+		echo "guest-kernel: fetching linux-image-$v" >&2
+		# As root apt warns that it cannot sandbox the download: harmless.
+		(cd "$tmp" && apt-get download -q "linux-image-$v" >"$tmp/log" 2>&1) ||
+			{ cat "$tmp/log" >&2; die "apt-get download linux-image-$v failed"; }
+		dpkg-deb -x "$tmp"/linux-image-*.deb "$tmp/x"
+		rm -rf "$dir"
+		mv "$tmp/x" "$dir"
+	fi
+	echo "KVER=$v"
+	echo "VMLINUZ=$dir/boot/vmlinuz-$v"
+	echo "MODDIR=${GUEST_MODDIR:-$dir/lib/modules/$v}"
+}
+
+case "${1:-}" in
+kver)	kver ;;
+fetch)	fetch ;;
+*)	echo "usage: $0 kver|fetch" >&2; exit 2 ;;
+esac
