@@ -56,7 +56,7 @@ static int pf_extack_attr_cb(const struct nlattr *attr, void *data)
 {
 	const char **msg = data;
 
-	if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
+	if (!*msg && mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
 	    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) >= 0)
 		*msg = mnl_attr_get_str(attr);
 	return MNL_CB_OK;
