@@ -24,9 +24,11 @@ struct profil_status;
 /* One expected attribute of a request; a list ends with .type == 0. */
 struct mock_attr {
 	uint16_t type;
-	uint16_t len;	/* 4 or 8; 0: the attribute must be absent */
+	uint16_t len;	/* 4 or 8, | MOCK_ANY for any value; 0: absent */
 	uint64_t value;
 };
+
+#define MOCK_ANY	0x100
 
 void mock_mnl_reset(void);
 
