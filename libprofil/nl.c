@@ -20,7 +20,7 @@ int pf_nl_open(struct pf_nl *nl)
 {
 	int one = 1;
 
-	nl->sock = mnl_socket_open(NETLINK_GENERIC);
+	nl->sock = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
 	if (!nl->sock)
 		goto err;
 	if (mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0)
