@@ -1,0 +1,181 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# profil: kernel module (kmod/), library (libprofil/), CLI (cli/), tests.
+#
+#   make [all]            module + lib + cli
+#   make check [T=name]   deps, build, unit tests, guest tests, one totals line
+#   make check-unit | check-guest
+#   make demo             boot the guest, load the module, run $(DEMO_JOB)
+#   make style            checkpatch, clang-format, sparse, W=1
+#   make install | clean
+#
+# Parameters: KDIR, KFLAVOUR, T, VCPUS, MEM, ACCEL, KCMDLINE, QEMU_ARGS,
+# TIMEOUT, GUEST_VMLINUZ/GUEST_MODDIR/GUEST_KDIR (Documentation/testing.rst).
+
+MAKEFLAGS += --no-print-directory
+
+TOP	 := $(CURDIR)
+BUILD	 ?= $(TOP)/build
+KFLAVOUR ?= amd64
+
+# The guest kernel release, from the linux-image-$(KFLAVOUR) metapackage;
+# evaluated at most once per make, and only when used.
+GUEST_KVER = $(eval GUEST_KVER := $$(shell BUILD=$(BUILD) KFLAVOUR=$(KFLAVOUR) \
+	     $(TOP)/scripts/guest-kernel.sh kver))$(GUEST_KVER)
+GUEST_KDIR ?= /usr/src/linux-headers-$(GUEST_KVER)
+HOST_KDIR  := /lib/modules/$(shell uname -r)/build
+KDIR	   ?= $(if $(wildcard $(HOST_KDIR)/Makefile),$(HOST_KDIR),$(GUEST_KDIR))
+
+KSRC	     := $(BUILD)/ksrc
+KSFT_DIR     := $(KSRC)/tools/testing/selftests
+SELFTESTS    := $(TOP)/tests/selftests/profil
+KSFT_VARS    := KSFT_DIR=$(KSFT_DIR) OUTPUT=$(BUILD)/selftests/profil
+KSFT_INSTALL := $(BUILD)/selftests/install
+RESULTS	     := $(BUILD)/results
+
+# What `make demo` runs in the guest once the module is loaded.
+DEMO_JOB ?= $(TOP)/scripts/demo-job.sh
+
+# The guest run's parameters, handed to tests/qemu/run.sh.
+QEMU_ENV = BUILD=$(BUILD) KFLAVOUR=$(KFLAVOUR) \
+	   MODULE=$(TOP)/kmod/profil.ko KSFT_INSTALL=$(KSFT_INSTALL) \
+	   $(foreach v,VCPUS MEM ACCEL KCMDLINE QEMU_ARGS TIMEOUT GUEST_VMLINUZ \
+	     GUEST_MODDIR GUEST_KVER,$(if $($(v)),$(v)='$($(v))'))
+
+CHECKPATCH  := $(KSRC)/scripts/checkpatch.pl
+STYLE_KSRC  := $(wildcard $(TOP)/kmod/*.[ch]) $(TOP)/include/uapi/linux/profil.h
+STYLE_KSRC  := $(filter-out %.mod.c,$(STYLE_KSRC))
+# clang-format: kernel-style sources (add lib/cli files here when they follow it).
+CLANG_FORMAT_FILES ?= $(STYLE_KSRC) $(wildcard $(TOP)/tests/unit/test_pc_index.c \
+		      $(TOP)/tests/selftests/profil/genl_family.c)
+
+.PHONY: all module lib cli deps guest-module ksrc selftests unit check \
+	check-unit check-guest run-unit run-guest demo style format \
+	install clean
+
+all: module lib cli
+
+deps:
+	@$(TOP)/scripts/install-deps.sh
+
+module:
+	$(MAKE) -C $(KDIR) M=$(TOP) modules
+
+# The module the guest loads is always built against the guest's headers.
+guest-module:
+	$(MAKE) -C $(GUEST_KDIR) M=$(TOP) modules
+
+lib:
+ifneq ($(wildcard libprofil/Makefile),)
+	$(MAKE) -C libprofil
+else
+	@echo "lib: no libprofil/Makefile yet, skipped"
+endif
+
+cli:
+ifneq ($(wildcard cli/Makefile),)
+	$(MAKE) -C cli
+else
+	@echo "cli: no cli/Makefile yet, skipped"
+endif
+
+$(KSRC)/.stamp: $(TOP)/scripts/ksrc.sh $(wildcard /usr/src/linux-source-6.1.tar.xz)
+	$(TOP)/scripts/ksrc.sh $(KSRC)
+
+ksrc: $(KSRC)/.stamp
+
+selftests: $(KSRC)/.stamp
+	@mkdir -p $(BUILD)/selftests/profil
+	$(MAKE) -C $(SELFTESTS) $(KSFT_VARS)
+
+unit:
+	$(MAKE) -C tests/unit BUILD=$(BUILD)
+
+# run-*: run one suite, leave its counts in $(RESULTS); check* add them up.
+run-unit: unit
+	@mkdir -p $(RESULTS)
+	@$(MAKE) -s -C tests/unit BUILD=$(BUILD) run COUNTS=$(RESULTS)/unit.counts
+
+run-guest: guest-module selftests
+	@mkdir -p $(RESULTS)
+	@rm -rf $(KSFT_INSTALL)
+	@$(MAKE) -s -C $(SELFTESTS) $(KSFT_VARS) install \
+		INSTALL_PATH=$(KSFT_INSTALL) >/dev/null
+	@$(QEMU_ENV) COUNTS=$(RESULTS)/guest.counts RUN_NAME=check \
+		$(TOP)/tests/qemu/run.sh $(or $(T),$(shell $(MAKE) -s -C \
+		$(SELFTESTS) $(KSFT_VARS) emit_tests | sed 's/^.*://'))
+
+check-unit:
+	@rm -f $(RESULTS)/unit.counts
+	@rc=0; $(MAKE) run-unit || rc=1; \
+	 $(TOP)/scripts/totals.sh $(RESULTS)/unit.counts || rc=1; exit $$rc
+
+check-guest:
+	@rm -f $(RESULTS)/guest.counts
+	@rc=0; $(MAKE) run-guest || rc=1; \
+	 $(TOP)/scripts/totals.sh $(RESULTS)/guest.counts || rc=1; exit $$rc
+
+# T=name: only that guest test program, no unit tests.
+check: deps
+	@$(MAKE) all
+	@$(MAKE) guest-module selftests $(if $(T),,unit)
+	@rm -f $(RESULTS)/*.counts
+	@rc=0; \
+	 $(if $(T),,$(MAKE) run-unit || rc=1;) \
+	 $(MAKE) run-guest || rc=1; \
+	 $(TOP)/scripts/totals.sh $(if $(T),,$(RESULTS)/unit.counts) \
+		$(RESULTS)/guest.counts || rc=1; \
+	 exit $$rc
+
+demo: deps
+	@$(MAKE) all
+	@$(MAKE) guest-module selftests
+	@rm -rf $(KSFT_INSTALL)
+	@$(MAKE) -s -C $(SELFTESTS) $(KSFT_VARS) install \
+		INSTALL_PATH=$(KSFT_INSTALL) >/dev/null
+	@$(QEMU_ENV) RUN_NAME=demo TAP_PREFIX= $(TOP)/tests/qemu/run.sh $(DEMO_JOB)
+
+# Style gates; every one runs, any finding fails.
+style: $(KSRC)/.stamp
+	@rc=0; \
+	 echo "style: checkpatch --strict"; \
+	 $(CHECKPATCH) --strict --no-tree --no-summary --show-types -q \
+		--max-line-length=100 -f $(STYLE_KSRC) || rc=1; \
+	 echo "style: clang-format"; \
+	 clang-format --style=file --dry-run -Werror $(CLANG_FORMAT_FILES) || rc=1; \
+	 echo "style: sparse (C=2)"; \
+	 $(MAKE) -C $(GUEST_KDIR) M=$(TOP) C=2 modules >$(BUILD)/sparse.log 2>&1 || rc=1; \
+	 ! grep -E '(warning|error):' $(BUILD)/sparse.log || rc=1; \
+	 echo "style: W=1"; \
+	 $(MAKE) -C $(GUEST_KDIR) M=$(TOP) W=1 modules >$(BUILD)/w1.log 2>&1 || rc=1; \
+	 ! grep -E '(warning|error):' $(BUILD)/w1.log || rc=1; \
+	 $(MAKE) -C $(GUEST_KDIR) M=$(TOP) modules >/dev/null 2>&1; \
+	 if [ $$rc = 0 ]; then echo "style: clean"; else echo "style: FAILED"; fi; \
+	 exit $$rc
+
+# Rewrite the kernel-style sources with clang-format (review the diff).
+format:
+	clang-format --style=file -i $(CLANG_FORMAT_FILES)
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(TOP) modules_install
+ifneq ($(wildcard libprofil/Makefile),)
+	$(MAKE) -C libprofil install
+endif
+ifneq ($(wildcard cli/Makefile),)
+	$(MAKE) -C cli install
+endif
+
+clean:
+	@if [ -f $(KDIR)/Makefile ]; then $(MAKE) -C $(KDIR) M=$(TOP) clean; fi
+	@find $(TOP)/kmod $(TOP) -maxdepth 1 \( -name '*.o' -o -name '*.ko' -o \
+		-name '*.mod' -o -name '*.mod.c' -o -name '.*.cmd' -o \
+		-name modules.order -o -name Module.symvers \) -delete
+ifneq ($(wildcard libprofil/Makefile),)
+	$(MAKE) -C libprofil clean
+endif
+ifneq ($(wildcard cli/Makefile),)
+	$(MAKE) -C cli clean
+endif
+	$(MAKE) -C tests/unit BUILD=$(BUILD) clean
+	rm -rf $(BUILD)

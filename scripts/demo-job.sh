@@ -1,0 +1,15 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The job `make demo` runs in the guest, after the harness loaded
+# profil.ko and before it unloads it (DEMO_JOB=... runs another one).
+# Runs chrooted into the host's root; $OUT is the writable run directory
+# (build/qemu/demo on the host), $TOP the source tree (read-only).
+set -euo pipefail
+
+echo "== profil.ko is loaded"
+grep '^profil ' /proc/modules
+echo
+echo "== the generic netlink family answers (tests/selftests/profil/genl_family)"
+cd "$OUT/ksft"
+./genl_family
