@@ -23,26 +23,48 @@
 
 #include "profil.h"
 
-static bool profil_counter_add_nofault(u64 addr)
+/* Retries of the locked add before a plain one; contention is rare. */
+#define PROFIL_CMPXCHG_TRIES	16
+
+/*
+ * Add @count to the u16 counter at @addr. The add is a locked cmpxchg, so
+ * that threads ticking on other CPUs never lose a count; a counter that
+ * straddles a cache line (odd buffers only) would make that a split lock,
+ * and gets a plain read-modify-write as in glibc. Faults go to the caller:
+ * the tick disables them, the deferred writer takes them.
+ */
+static bool profil_counter_add(u64 addr, u16 count)
 {
 	u16 __user *counter = u64_to_user_ptr(addr);
+	bool atomic = (addr & (L1_CACHE_BYTES - 1)) != L1_CACHE_BYTES - 1;
+	int tries = PROFIL_CMPXCHG_TRIES;
 	u16 val;
 
-	if (copy_from_user_nofault(&val, counter, sizeof(val)))
+	if (!user_access_begin(counter, sizeof(*counter)))
 		return false;
-	val++;
-	return !copy_to_user_nofault(counter, &val, sizeof(val));
+	unsafe_get_user(val, counter, efault);
+#ifdef unsafe_try_cmpxchg_user
+	while (atomic && tries--)
+		if (unsafe_try_cmpxchg_user(counter, &val, val + count, efault))
+			goto done;
+#endif
+	unsafe_put_user(val + count, counter, efault);
+done:
+	user_access_end();
+	return true;
+efault:
+	user_access_end();
+	return false;
 }
 
-static bool profil_counter_add(u64 addr, u32 count)
+static bool profil_counter_add_nofault(u64 addr)
 {
-	u16 __user *counter = u64_to_user_ptr(addr);
-	u16 val;
+	bool ok;
 
-	if (copy_from_user(&val, counter, sizeof(val)))
-		return false;
-	val += count;
-	return !copy_to_user(counter, &val, sizeof(val));
+	pagefault_disable();
+	ok = profil_counter_add(addr, 1);
+	pagefault_enable();
+	return ok;
 }
 
 /*

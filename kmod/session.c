@@ -423,12 +423,12 @@ int profil_session_start(struct task_struct *leader,
 	hash_add_rcu(profil_table, &s->hnode, (unsigned long)s->tgid);
 	spin_unlock(&profil_table_lock);
 
+	/* The table owns the initial reference from here on. */
 	err = profil_session_attach_all(s, leader);
 	if (err) {
 		profil_session_stop_sync(s, PROFIL_STOP_REQUEST);
 		profil_table_remove(s);
 	}
-	profil_session_put(s);	/* the table holds it now */
 out_put_old:
 	if (old)
 		profil_session_put(old);

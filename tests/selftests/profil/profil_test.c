@@ -1,0 +1,726 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Semantics of profil.ko through its netlink family: the counter index,
+ * the classic on/off rules, exact tick accounting, fork, exec, faults,
+ * the deferred write path, no signals, system-mode ticks, the rate,
+ * permissions, stop, and unload with a live session.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "../kselftest_harness.h"
+#include "profil_nl.h"
+
+#define RATE_FAST	1000
+
+/*
+ * A loop of two known instructions: a tick of a thread running it lands
+ * on profil_loop_cmp or profil_loop_jmp and nowhere else.
+ */
+volatile char profil_loop_stop;
+extern const char profil_loop[], profil_loop_cmp[], profil_loop_jmp[];
+asm(".pushsection .text.profil_loop, \"ax\", @progbits\n"
+    ".globl profil_loop\n"
+    ".type profil_loop, @function\n"
+    ".p2align 6\n"
+    "profil_loop:\n"
+    "profil_loop_cmp: cmpb $0, profil_loop_stop(%rip)\n"
+    "profil_loop_jmp: je profil_loop_cmp\n"
+    "	ret\n"
+    ".size profil_loop, . - profil_loop\n"
+    ".popsection\n");
+
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double process_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Two spin functions, each in a section of its own with known bounds. */
+#define DEFINE_SPIN(name)						\
+__attribute__((noinline, section("profil_" #name)))			\
+void name(double secs)							\
+{									\
+	double end = thread_cpu() + secs;				\
+	volatile unsigned long n = 0;					\
+	int i;								\
+									\
+	while (thread_cpu() < end)					\
+		for (i = 0; i < 20000; i++)				\
+			n++;						\
+}									\
+extern const char __start_profil_##name[], __stop_profil_##name[]
+
+DEFINE_SPIN(spin_a);
+DEFINE_SPIN(spin_b);
+
+static void *loop_thread(void *arg)
+{
+	void (*loop)(void) = (void (*)(void))profil_loop;
+
+	loop();
+	return NULL;
+}
+
+/* Run profil_loop in @n threads for about @secs of CPU each. */
+static void run_loop_threads(int n, double secs)
+{
+	pthread_t tids[16];
+	double start = process_cpu();
+	int i;
+
+	profil_loop_stop = 0;
+	for (i = 0; i < n; i++)
+		pthread_create(&tids[i], NULL, loop_thread, NULL);
+	while (process_cpu() - start < n * secs)
+		usleep(10000);
+	profil_loop_stop = 1;
+	for (i = 0; i < n; i++)
+		pthread_join(tids[i], NULL);
+}
+
+static uint64_t buf_sum(const uint16_t *buf, size_t nbins)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < nbins; i++)
+		sum += buf[i];
+	return sum;
+}
+
+static uint64_t idx_of(const char *pc, uint64_t offset, uint32_t scale)
+{
+	__u64 idx = ~0ULL;
+
+	profil_pc_to_index((uintptr_t)pc, offset, scale, ~0ULL, &idx);
+	return idx;
+}
+
+FIXTURE(profil) {
+	struct pnl nl;
+};
+
+FIXTURE_SETUP(profil)
+{
+	int err = pnl_open(&self->nl);
+
+	ASSERT_EQ(0, err) TH_LOG("family %s: %s", PROFIL_GENL_NAME,
+				 strerror(-err));
+}
+
+FIXTURE_TEARDOWN(profil)
+{
+	pnl_stop(&self->nl, 0);
+	pnl_close(&self->nl);
+}
+
+FIXTURE_VARIANT(profil)
+{
+	uint32_t scale;
+};
+
+FIXTURE_VARIANT_ADD(profil, scale_0x10000) { .scale = 0x10000 };
+FIXTURE_VARIANT_ADD(profil, scale_0x8000) { .scale = 0x8000 };
+FIXTURE_VARIANT_ADD(profil, scale_0x4000) { .scale = 0x4000 };
+FIXTURE_VARIANT_ADD(profil, scale_65535) { .scale = 65535 };
+
+/*
+ * Ticks of the two-instruction loop land exactly on the bins glibc's rule
+ * gives. offset = cmp - 3 makes scale 65535 put the cmp in bin 0, where
+ * BSD's rule would put it in bin 1.
+ */
+TEST_F(profil, index_formula)
+{
+	uint64_t offset = (uintptr_t)profil_loop_cmp - 3;
+	uint64_t bin_cmp = idx_of(profil_loop_cmp, offset, variant->scale);
+	uint64_t bin_jmp = idx_of(profil_loop_jmp, offset, variant->scale);
+	uint16_t buf[64] = { 0 };
+	struct pnl_start req = {
+		.buf = (uintptr_t)buf, .bufsiz = sizeof(buf),
+		.offset = offset, .scale = variant->scale, .rate = RATE_FAST,
+	};
+	struct pnl_status st;
+	uint64_t sum;
+	size_t i;
+
+	if (variant->scale == 65535)
+		ASSERT_EQ(0, bin_cmp);
+	ASSERT_EQ(0, pnl_start(&self->nl, &req)) TH_LOG("%s", self->nl.extack);
+	run_loop_threads(1, 0.3);
+	ASSERT_EQ(0, pnl_stop(&self->nl, 0));
+	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
+
+	sum = buf[bin_cmp] + (bin_jmp != bin_cmp ? buf[bin_jmp] : 0);
+	for (i = 0; i < 64; i++)
+		if (i != bin_cmp && i != bin_jmp)
+			EXPECT_EQ(0, buf[i]) TH_LOG("bin %zu", i);
+	EXPECT_EQ(sum, st.stats[PROFIL_STAT_IN_RANGE]);
+	EXPECT_GT(sum, 100) TH_LOG("only %lu ticks in the loop", sum);
+	EXPECT_EQ(st.stats[PROFIL_STAT_TICKS], pnl_accounted(&st));
+}
+
+FIXTURE(nl) {
+	struct pnl nl;
+	uint16_t buf[4096];
+	struct pnl_start req;
+};
+
+FIXTURE_SETUP(nl)
+{
+	int err = pnl_open(&self->nl);
+
+	ASSERT_EQ(0, err) TH_LOG("family %s: %s", PROFIL_GENL_NAME,
+				 strerror(-err));
+	memset(self->buf, 0, sizeof(self->buf));
+	self->req = (struct pnl_start) {
+		.buf = (uintptr_t)self->buf, .bufsiz = sizeof(self->buf),
+		.offset = (uintptr_t)profil_loop & ~0xfULL, .scale = 0x10000,
+		.rate = RATE_FAST,
+	};
+}
+
+FIXTURE_TEARDOWN(nl)
+{
+	pnl_stop(&self->nl, 0);
+	pnl_close(&self->nl);
+}
+
+static void expect_stopped(struct __test_metadata *_metadata, struct pnl *nl,
+			   uint32_t reason, struct pnl_status *st)
+{
+	ASSERT_EQ(0, pnl_get(nl, 0, st));
+	EXPECT_EQ(PROFIL_STATE_STOPPED, st->state);
+	EXPECT_EQ(reason, st->reason);
+}
+
+TEST_F(nl, scale0_turns_off)
+{
+	struct pnl_status st;
+	uint64_t sum;
+
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	run_loop_threads(1, 0.05);
+	self->req.scale = 0;
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	expect_stopped(_metadata, &self->nl, PROFIL_STOP_SCALE0, &st);
+	sum = buf_sum(self->buf, 4096);
+	run_loop_threads(1, 0.05);
+	EXPECT_EQ(sum, buf_sum(self->buf, 4096));
+}
+
+TEST_F(nl, null_buf_turns_off)
+{
+	struct pnl_status st;
+	uint64_t sum;
+
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	run_loop_threads(1, 0.05);
+	self->req.buf = 0;
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	expect_stopped(_metadata, &self->nl, PROFIL_STOP_REQUEST, &st);
+	sum = buf_sum(self->buf, 4096);
+	run_loop_threads(1, 0.05);
+	EXPECT_EQ(sum, buf_sum(self->buf, 4096));
+}
+
+TEST_F(nl, bufsiz0_counts_nothing)
+{
+	struct pnl_status st;
+
+	self->req.bufsiz = 0;
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	run_loop_threads(1, 0.1);
+	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
+	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
+	EXPECT_GT(st.stats[PROFIL_STAT_TICKS], 0);
+	EXPECT_EQ(0, st.stats[PROFIL_STAT_IN_RANGE]);
+	EXPECT_EQ(0, buf_sum(self->buf, 4096));
+}
+
+static void check_identity(struct __test_metadata *_metadata, struct pnl *nl,
+			   const uint16_t *buf, size_t nbins)
+{
+	struct pnl_status st;
+
+	ASSERT_EQ(0, pnl_stop(nl, 0));
+	ASSERT_EQ(0, pnl_get(nl, 0, &st));
+	EXPECT_GT(st.stats[PROFIL_STAT_TICKS], 0);
+	EXPECT_EQ(0, st.stats[PROFIL_STAT_PENDING]);
+	EXPECT_EQ(st.stats[PROFIL_STAT_TICKS], pnl_accounted(&st));
+	EXPECT_EQ(st.stats[PROFIL_STAT_IN_RANGE], buf_sum(buf, nbins));
+}
+
+TEST_F(nl, identity_one_thread)
+{
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	spin_a(0.2);
+	run_loop_threads(1, 0.2);
+	check_identity(_metadata, &self->nl, self->buf, 4096);
+}
+
+TEST_F(nl, identity_eight_threads)
+{
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	run_loop_threads(8, 0.08);
+	check_identity(_metadata, &self->nl, self->buf, 4096);
+}
+
+/* Pages never touched: every first write goes through the deferred path. */
+TEST_F(nl, untouched_pages_deferred)
+{
+	size_t size = 1 << 20;
+	uint16_t *buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct pnl_status st;
+	unsigned char resident;
+
+	ASSERT_NE(MAP_FAILED, buf);
+	ASSERT_EQ(0, mincore(buf, 4096, &resident));
+	ASSERT_EQ(0, resident & 1);
+	self->req.buf = (uintptr_t)buf;
+	self->req.bufsiz = size;
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	run_loop_threads(1, 0.1);
+	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
+	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
+	EXPECT_GT(st.stats[PROFIL_STAT_DEFERRED], 0);
+	check_identity(_metadata, &self->nl, buf, size / 2);
+	EXPECT_GT(buf_sum(buf, size / 2), 0);
+	munmap(buf, size);
+}
+
+/*
+ * The buffer goes away under a running thread. The thread is started
+ * first, so that its stack cannot be mapped where the buffer was.
+ */
+static void fault_case(struct __test_metadata *_metadata, struct pnl *nl,
+		       struct pnl_start *req, bool unmap)
+{
+	size_t size = 1 << 16;
+	uint16_t *buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct pnl_status st;
+	pthread_t tid;
+
+	ASSERT_NE(MAP_FAILED, buf);
+	memset(buf, 0, size);
+	req->buf = (uintptr_t)buf;
+	req->bufsiz = size;
+	profil_loop_stop = 0;
+	ASSERT_EQ(0, pthread_create(&tid, NULL, loop_thread, NULL));
+	ASSERT_EQ(0, pnl_start(nl, req));
+	spin_b(0.02);
+	if (unmap) {
+		ASSERT_EQ(0, munmap(buf, size));
+	} else {
+		ASSERT_EQ(0, mprotect(buf, size, PROT_READ));
+	}
+	spin_b(0.1);
+	profil_loop_stop = 1;
+	pthread_join(tid, NULL);
+
+	expect_stopped(_metadata, nl, PROFIL_STOP_FAULT, &st);
+	EXPECT_GE(st.fault_addr, (uintptr_t)buf);
+	EXPECT_LT(st.fault_addr, (uintptr_t)buf + size);
+	EXPECT_GT(st.stats[PROFIL_STAT_FAULTED], 0);
+	EXPECT_EQ(st.stats[PROFIL_STAT_TICKS], pnl_accounted(&st));
+	if (!unmap)
+		munmap(buf, size);
+}
+
+TEST_F(nl, munmap_faults_off)
+{
+	fault_case(_metadata, &self->nl, &self->req, true);
+}
+
+TEST_F(nl, mprotect_faults_off)
+{
+	fault_case(_metadata, &self->nl, &self->req, false);
+}
+
+TEST_F(nl, stop_means_no_more_writes)
+{
+	uint16_t snapshot[4096];
+	struct pnl_status st;
+	pthread_t tid;
+
+	profil_loop_stop = 0;
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	pthread_create(&tid, NULL, loop_thread, NULL);
+	spin_a(0.1);
+	ASSERT_EQ(0, pnl_stop(&self->nl, 0));
+	memcpy(snapshot, self->buf, sizeof(snapshot));
+	spin_a(0.2);
+	profil_loop_stop = 1;
+	pthread_join(tid, NULL);
+	EXPECT_EQ(0, memcmp(snapshot, self->buf, sizeof(snapshot)));
+	expect_stopped(_metadata, &self->nl, PROFIL_STOP_REQUEST, &st);
+	EXPECT_GT(buf_sum(self->buf, 4096), 0);
+}
+
+static int sigprof_count;
+
+static void on_sigprof(int sig)
+{
+	sigprof_count++;
+}
+
+/* Ticks arrive without a signal: a blocking read is not interrupted. */
+TEST_F(nl, no_sigprof_no_eintr)
+{
+	struct sigaction sa = { .sa_handler = on_sigprof };
+	struct pnl_status st;
+	int fds[2];
+	pid_t writer;
+	pthread_t tid;
+	char c;
+
+	ASSERT_EQ(0, sigaction(SIGPROF, &sa, NULL));
+	ASSERT_EQ(0, pipe(fds));
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	profil_loop_stop = 0;
+	pthread_create(&tid, NULL, loop_thread, NULL);
+	writer = fork();
+	ASSERT_GE(writer, 0);
+	if (!writer) {
+		usleep(300000);
+		_exit(write(fds[1], "x", 1) != 1);
+	}
+	EXPECT_EQ(1, read(fds[0], &c, 1)) TH_LOG("read: %s", strerror(errno));
+	profil_loop_stop = 1;
+	pthread_join(tid, NULL);
+	waitpid(writer, NULL, 0);
+	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
+	EXPECT_GT(st.stats[PROFIL_STAT_TICKS], 0);
+	EXPECT_EQ(0, sigprof_count);
+}
+
+/* Time spent copying in read(2) is kernel time. */
+static void syscall_loop(double secs)
+{
+	static char big[1 << 20];
+	double end = thread_cpu() + secs;
+	int fd = open("/dev/zero", O_RDONLY);
+
+	while (thread_cpu() < end)
+		if (read(fd, big, sizeof(big)) < 0)
+			break;
+	close(fd);
+}
+
+TEST_F(nl, system_ticks_dropped_by_default)
+{
+	struct pnl_status st;
+
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	syscall_loop(0.2);
+	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
+	EXPECT_GT(st.stats[PROFIL_STAT_SYSTEM_DROPPED], 0);
+	EXPECT_EQ(0, st.stats[PROFIL_STAT_SYSTEM_CHARGED]);
+	check_identity(_metadata, &self->nl, self->buf, 4096);
+}
+
+TEST_F(nl, system_ticks_charged_with_flag)
+{
+	struct pnl_status st;
+
+	self->req.flags = PROFIL_F_SYSTEM_TICKS;
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	syscall_loop(0.2);
+	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
+	EXPECT_EQ(PROFIL_F_SYSTEM_TICKS, st.flags);
+	EXPECT_EQ(0, st.stats[PROFIL_STAT_SYSTEM_DROPPED]);
+	EXPECT_GT(st.stats[PROFIL_STAT_SYSTEM_CHARGED],
+		  st.stats[PROFIL_STAT_TICKS] / 2);
+	check_identity(_metadata, &self->nl, self->buf, 4096);
+}
+
+/* Ticks follow CPU time: about cpu seconds * rate. */
+TEST_F(nl, rate_follows_cpu_time)
+{
+	struct pnl_status st;
+	double cpu, expected;
+
+	self->req.rate = 500;
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	cpu = process_cpu();
+	spin_a(0.4);
+	cpu = process_cpu() - cpu;
+	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
+	EXPECT_EQ(500, st.rate);
+	expected = cpu * 500;
+	EXPECT_GT(st.stats[PROFIL_STAT_TICKS], expected * 0.75);
+	EXPECT_LT(st.stats[PROFIL_STAT_TICKS], expected * 1.25 + 2);
+}
+
+TEST_F(nl, default_rate_is_100)
+{
+	struct pnl_status st;
+
+	self->req.no_rate = true;
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
+	EXPECT_EQ(PROFIL_RATE_DEFAULT, st.rate);
+	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
+}
+
+/* A restart replaces the parameters and leaves the counters alone. */
+TEST_F(nl, restart_replaces_params)
+{
+	struct pnl_status st;
+	uint64_t before;
+
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	run_loop_threads(1, 0.05);
+	before = buf_sum(self->buf, 4096);
+	self->req.rate = 200;
+	self->req.scale = 0x8000;
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
+	EXPECT_EQ(200, st.rate);
+	EXPECT_EQ(0x8000, st.scale);
+	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
+	EXPECT_GE(buf_sum(self->buf, 4096), before);
+}
+
+/* fork: both keep counting, each into its own copy of the buffer. */
+TEST_F(nl, fork_counts_each_own_work)
+{
+	uintptr_t lo = (uintptr_t)__start_profil_spin_a;
+	uintptr_t hi = (uintptr_t)__stop_profil_spin_b;
+	size_t nbins, a0, a1, b0, b1;
+	uint16_t *buf, *at_fork;
+	int status;
+	pid_t child;
+
+	if (lo > (uintptr_t)__start_profil_spin_b) {
+		lo = (uintptr_t)__start_profil_spin_b;
+		hi = (uintptr_t)__stop_profil_spin_a;
+	}
+	lo &= ~1UL;
+	nbins = (hi - lo) / 2 + 1;
+	ASSERT_LT(nbins, 1 << 20);
+	buf = calloc(nbins, 2);
+	at_fork = calloc(nbins, 2);
+	a0 = ((uintptr_t)__start_profil_spin_a - lo) / 2;
+	a1 = ((uintptr_t)__stop_profil_spin_a - lo) / 2;
+	b0 = ((uintptr_t)__start_profil_spin_b - lo) / 2;
+	b1 = ((uintptr_t)__stop_profil_spin_b - lo) / 2;
+
+	self->req.buf = (uintptr_t)buf;
+	self->req.bufsiz = nbins * 2;
+	self->req.offset = lo;
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	spin_a(0.05);
+	spin_b(0.05);
+	memcpy(at_fork, buf, nbins * 2);
+
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child) {
+		struct pnl_status st;
+		struct pnl cnl;
+		uint64_t da = 0, db = 0;
+		size_t i;
+
+		spin_b(0.3);
+		for (i = a0; i < a1; i++)
+			da += (uint16_t)(buf[i] - at_fork[i]);
+		for (i = b0; i < b1; i++)
+			db += (uint16_t)(buf[i] - at_fork[i]);
+		if (pnl_open(&cnl) || pnl_get(&cnl, 0, &st))
+			_exit(10);
+		if (st.state != PROFIL_STATE_ACTIVE)
+			_exit(11);
+		_exit(da ? 12 : db ? 0 : 13);
+	}
+	spin_a(0.3);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("child check %d",
+						 WEXITSTATUS(status));
+	{
+		uint64_t da = 0, db = 0;
+		size_t i;
+
+		for (i = a0; i < a1; i++)
+			da += (uint16_t)(buf[i] - at_fork[i]);
+		for (i = b0; i < b1; i++)
+			db += (uint16_t)(buf[i] - at_fork[i]);
+		EXPECT_GT(da, 0);
+		EXPECT_EQ(0, db);
+	}
+	free(buf);
+	free(at_fork);
+}
+
+#define EXEC_ADDR	((void *)0x5e0000000000UL)
+#define EXEC_SIZE	(1 << 16)
+
+/*
+ * The image exec'd by exec_turns_off: it maps memory where the old buffer
+ * was and checks that nothing writes there, and that its status says why.
+ */
+__attribute__((constructor)) static void exec_child(void)
+{
+	struct pnl_status st;
+	struct pnl nl;
+	uint16_t *buf;
+	size_t i;
+
+	if (!getenv("PROFIL_EXEC_CHILD"))
+		return;
+	buf = mmap(EXEC_ADDR, EXEC_SIZE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (buf != EXEC_ADDR)
+		_exit(20);
+	memset(buf, 0, EXEC_SIZE);
+	spin_a(0.2);
+	for (i = 0; i < EXEC_SIZE / 2; i++)
+		if (buf[i])
+			_exit(21);
+	if (pnl_open(&nl) || pnl_get(&nl, 0, &st))
+		_exit(22);
+	if (st.state != PROFIL_STATE_STOPPED || st.reason != PROFIL_STOP_EXEC)
+		_exit(23);
+	_exit(0);
+}
+
+TEST_F(nl, exec_turns_off)
+{
+	int status;
+	pid_t child = fork();
+
+	ASSERT_GE(child, 0);
+	if (!child) {
+		char *argv[] = { "profil_test", NULL };
+		uint16_t *buf;
+
+		buf = mmap(EXEC_ADDR, EXEC_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+			   -1, 0);
+		if (buf != EXEC_ADDR)
+			_exit(30);
+		self->req.buf = (uintptr_t)buf;
+		self->req.bufsiz = EXEC_SIZE;
+		self->req.offset = (uintptr_t)__start_profil_spin_a & ~1UL;
+		if (pnl_start(&self->nl, &self->req))
+			_exit(31);
+		spin_a(0.05);
+		setenv("PROFIL_EXEC_CHILD", "1", 1);
+		execv("/proc/self/exe", argv);
+		_exit(32);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_F(nl, other_users_process_refused)
+{
+	int status;
+	pid_t target, intruder;
+
+	if (geteuid())
+		SKIP(return, "needs root to create two users");
+	target = fork();
+	ASSERT_GE(target, 0);
+	if (!target) {
+		pause();
+		_exit(0);
+	}
+	intruder = fork();
+	ASSERT_GE(intruder, 0);
+	if (!intruder) {
+		struct pnl_start req = self->req;
+		struct pnl_status st;
+		struct pnl nl;
+
+		if (setgid(65534) || setuid(65534) || pnl_open(&nl))
+			_exit(40);
+		req.pid = target;
+		if (pnl_get(&nl, target, &st) != -EPERM || !nl.extack[0])
+			_exit(41);
+		if (pnl_stop(&nl, target) != -EPERM)
+			_exit(42);
+		if (pnl_start(&nl, &req) != -EPERM)
+			_exit(43);
+		/* Its own process needs no privilege. */
+		req.pid = 0;
+		if (pnl_start(&nl, &req) || pnl_stop(&nl, 0))
+			_exit(44);
+		_exit(0);
+	}
+	ASSERT_EQ(intruder, waitpid(intruder, &status, 0));
+	kill(target, SIGKILL);
+	waitpid(target, NULL, 0);
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* A live session pins the module; after stop the module can go. */
+TEST_F(nl, rmmod_refused_while_active)
+{
+	struct stat sb;
+
+	if (system("command -v rmmod >/dev/null 2>&1"))
+		SKIP(return, "no rmmod");
+	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
+	EXPECT_NE(0, system("rmmod profil 2>/dev/null"));
+	EXPECT_EQ(0, stat("/sys/module/profil", &sb));
+	ASSERT_EQ(0, pnl_stop(&self->nl, 0));
+}
+
+/* Bad input gets an errno and, where the kernel can say, an extack. */
+TEST_F(nl, bad_input)
+{
+	struct pnl_start req = self->req;
+
+	req.rate = 5;
+	EXPECT_EQ(-ERANGE, pnl_start(&self->nl, &req));
+	EXPECT_NE(0, self->nl.extack[0]);
+	req = self->req;
+	req.flags = 0x80;
+	EXPECT_EQ(-EINVAL, pnl_start(&self->nl, &req));
+	EXPECT_NE(0, self->nl.extack[0]);
+	req = self->req;
+	req.buf = 0xffff888000000000ULL;
+	EXPECT_EQ(-EFAULT, pnl_start(&self->nl, &req));
+	EXPECT_NE(0, self->nl.extack[0]);
+	req = self->req;
+	req.bufsiz = ~0ULL;
+	EXPECT_EQ(-EFAULT, pnl_start(&self->nl, &req));
+	req = self->req;
+	req.pid = 0x3fffffff;
+	EXPECT_EQ(-ESRCH, pnl_start(&self->nl, &req));
+	EXPECT_NE(0, self->nl.extack[0]);
+}
+
+TEST_F(nl, status_of_unprofiled_process)
+{
+	struct pnl_status st;
+
+	EXPECT_EQ(-ENOENT, pnl_get(&self->nl, 0, &st));
+	EXPECT_NE(0, self->nl.extack[0]);
+	EXPECT_EQ(0, pnl_stop(&self->nl, 0));
+}
+
+TEST_HARNESS_MAIN
