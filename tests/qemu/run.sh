@@ -127,6 +127,7 @@ accel=$(pick_accel)
 	echo "export PROBE=0"
 	printf 'export TOP=%q OUT=%q MODULE=%q\n' "$TOP" "$RUN" "$MODULE"
 	printf 'export LIST=%q\n' "$*"
+	printf 'export KEEP=%q\n' "$TOP $BUILD $(dirname "$MODULE") $KSFT_INSTALL"
 	printf 'export TAP_PREFIX=%q\n' "${TAP_PREFIX-# }"
 	printf 'export JOB=%q\n' "$TOP/tests/qemu/guest-run.sh"
 } >"$RUN/env"
