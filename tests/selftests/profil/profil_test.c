@@ -15,14 +15,15 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "../kselftest_harness.h"
+#include "kselftest_harness.h"
 #include "profil_nl.h"
 
 #define RATE_FAST	1000
 
 /*
  * A loop of two known instructions: a tick of a thread running it lands
- * on profil_loop_cmp or profil_loop_jmp and nowhere else.
+ * on profil_loop_cmp or profil_loop_jmp and nowhere else. Padding keeps
+ * all other code at least 64 bytes before and 1 KiB after it.
  */
 volatile char profil_loop_stop;
 extern const char profil_loop[], profil_loop_cmp[], profil_loop_jmp[];
@@ -30,11 +31,13 @@ asm(".pushsection .text.profil_loop, \"ax\", @progbits\n"
     ".globl profil_loop\n"
     ".type profil_loop, @function\n"
     ".p2align 6\n"
+    ".skip 64, 0xcc\n"
     "profil_loop:\n"
     "profil_loop_cmp: cmpb $0, profil_loop_stop(%rip)\n"
     "profil_loop_jmp: je profil_loop_cmp\n"
     "	ret\n"
     ".size profil_loop, . - profil_loop\n"
+    ".skip 1024, 0xcc\n"
     ".popsection\n");
 
 static double thread_cpu(void)
@@ -293,6 +296,8 @@ TEST_F(nl, untouched_pages_deferred)
 	unsigned char resident;
 
 	ASSERT_NE(MAP_FAILED, buf);
+	/* Else a thread stack's huge page next to it may populate it. */
+	ASSERT_EQ(0, madvise(buf, size, MADV_NOHUGEPAGE));
 	ASSERT_EQ(0, mincore(buf, 4096, &resident));
 	ASSERT_EQ(0, resident & 1);
 	self->req.buf = (uintptr_t)buf;
