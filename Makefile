@@ -30,8 +30,11 @@ KSRC	     := $(BUILD)/ksrc
 KSFT_DIR     := $(KSRC)/tools/testing/selftests
 SELFTESTS    := $(TOP)/tests/selftests/profil
 KSFT_VARS    := KSFT_DIR=$(KSFT_DIR) OUTPUT=$(BUILD)/selftests/profil
-KSFT_INSTALL := $(BUILD)/selftests/install
-RESULTS	     := $(BUILD)/results
+KSFT_INSTALL = $(RESULTS)/ksft
+# Per-invocation results, so that parallel `make check`s do not meet.
+RUN_ID	     ?= $(shell echo $$PPID)
+export RUN_ID
+RESULTS	     := $(BUILD)/results/$(RUN_ID)
 
 # What `make demo` runs in the guest once the module is loaded.
 DEMO_JOB ?= $(TOP)/scripts/demo-job.sh
@@ -108,12 +111,14 @@ run-guest: guest-module selftests
 check-unit:
 	@rm -f $(RESULTS)/unit.counts
 	@rc=0; $(MAKE) run-unit || rc=1; \
-	 $(TOP)/scripts/totals.sh $(RESULTS)/unit.counts || rc=1; exit $$rc
+	 $(TOP)/scripts/totals.sh $(RESULTS)/unit.counts || rc=1; \
+	 rm -rf $(RESULTS); exit $$rc
 
 check-guest:
 	@rm -f $(RESULTS)/guest.counts
 	@rc=0; $(MAKE) run-guest || rc=1; \
-	 $(TOP)/scripts/totals.sh $(RESULTS)/guest.counts || rc=1; exit $$rc
+	 $(TOP)/scripts/totals.sh $(RESULTS)/guest.counts || rc=1; \
+	 rm -rf $(RESULTS); exit $$rc
 
 # T=name: only that guest test program, no unit tests.
 check: deps
@@ -125,7 +130,7 @@ check: deps
 	 $(MAKE) run-guest || rc=1; \
 	 $(TOP)/scripts/totals.sh $(if $(T),,$(RESULTS)/unit.counts) \
 		$(RESULTS)/guest.counts || rc=1; \
-	 exit $$rc
+	 rm -rf $(RESULTS); exit $$rc
 
 demo: deps
 	@$(MAKE) all
@@ -133,7 +138,9 @@ demo: deps
 	@rm -rf $(KSFT_INSTALL)
 	@$(MAKE) -s -C $(SELFTESTS) $(KSFT_VARS) install \
 		INSTALL_PATH=$(KSFT_INSTALL) >/dev/null
-	@$(QEMU_ENV) RUN_NAME=demo TAP_PREFIX= $(TOP)/tests/qemu/run.sh $(DEMO_JOB)
+	@rc=0; $(QEMU_ENV) RUN_NAME=demo TAP_PREFIX= \
+		$(TOP)/tests/qemu/run.sh $(DEMO_JOB) || rc=1; \
+	 rm -rf $(RESULTS); exit $$rc
 
 # Style gates; every one runs, any finding fails.
 style: $(KSRC)/.stamp

@@ -24,6 +24,9 @@ BAD+='|blocked for more than|soft lockup|hard LOCKUP|rcu.*stall|Kernel panic'
 # Taint bits allowed: O (out-of-tree, 4096) and E (unsigned, 8192).
 TAINT_OK=$((4096 | 8192))
 
+# Milestones in the kernel log, timestamped, for the console log.
+mark() { echo "profil-harness: $*" >/dev/kmsg; }
+
 timeout_of()
 {
 	local t
@@ -38,7 +41,7 @@ tap_plan $((${#entries[@]} + 3))
 tap_counts "$OUT/counts"
 
 taint0=$(cat /proc/sys/kernel/tainted)
-echo "profil-harness: start" >/dev/kmsg
+mark start
 echo "# kernel $(uname -r), $(nproc) CPUs, taint before: $taint0"
 
 if insmod "$MODULE"; then
@@ -50,6 +53,7 @@ tap_counts "$OUT/counts"
 
 secs=$(timeout_of)
 for e in "${entries[@]}"; do
+	mark "run $e"
 	if [ "${e#/}" != "$e" ]; then
 		cd "$OUT" && tap_run "$(basename "$e")" "$secs" "$e"
 	else
@@ -59,6 +63,7 @@ for e in "${entries[@]}"; do
 	tap_counts "$OUT/counts"
 done
 
+mark "rmmod $modname"
 if [ ! -d "/sys/module/$modname" ]; then
 	tap_result fail "rmmod $modname" "module not loaded"
 elif rmmod "$modname" && [ ! -d "/sys/module/$modname" ]; then
@@ -68,6 +73,7 @@ else
 fi
 tap_counts "$OUT/counts"
 
+mark "scan"
 dmesg >"$OUT/dmesg.txt"
 taint=$(cat /proc/sys/kernel/tainted)
 new_taint=$(((taint & ~taint0) & ~TAINT_OK))

@@ -15,7 +15,8 @@
 #   KSFT_INSTALL directory of installed selftests, copied to the run dir
 #   VCPUS (2), MEM (1G), ACCEL (auto|kvm|tcg), KCMDLINE, QEMU_ARGS
 #   TIMEOUT      overall seconds (default: 90 + per-test timeout * entries)
-#   RUN_NAME     run directory name under $BUILD/qemu (check)
+#   RUN_NAME     run directory $BUILD/qemu/$RUN_NAME.<pid>, "check"; the
+#                link $BUILD/qemu/$RUN_NAME points to the latest
 #   COUNTS       where to copy the "pass fail skip" counts
 #   TAP_PREFIX   prefix of nested output ("# "; the demo uses "")
 set -euo pipefail
@@ -33,7 +34,9 @@ QEMU_ARGS=${QEMU_ARGS:-}
 RUN_NAME=${RUN_NAME:-check}
 COUNTS=${COUNTS:-}
 QDIR=$BUILD/qemu
-RUN=$QDIR/$RUN_NAME
+# One directory per run, so that runs in parallel do not meet;
+# $QDIR/$RUN_NAME points to the latest.
+RUN=$QDIR/$RUN_NAME.$$
 
 die() { echo "qemu-run: $*" >&2; exit 1; }
 
@@ -115,8 +118,10 @@ pick_accel()
 	cat "$cache"
 }
 
+find "$QDIR" -maxdepth 1 -name "$RUN_NAME.*" -mmin +120 -exec rm -rf {} +
 rm -rf "$RUN"
 mkdir -p "$RUN/ksft"
+ln -sfn "$(basename "$RUN")" "$QDIR/$RUN_NAME"
 [ -z "$KSFT_INSTALL" ] || cp -a "$KSFT_INSTALL/." "$RUN/ksft/"
 
 per=$(sed -n "s/^timeout=//p" "$RUN/ksft/settings" 2>/dev/null | tail -1) || true
