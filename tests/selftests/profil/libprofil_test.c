@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libprofil against the real profil.ko: profil() itself, and gprof on the
+ * gmon.out written by monstartup()/_mcleanup() and by monitor() for a
+ * 50/30/20 workload, and glibc's profil() for comparison. Built twice:
+ * libprofil_test (PIE) and libprofil_test_nopie (-no-pie, see Makefile).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/gmon.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "profil.h"
+
+#define RATE	"1000"
+#define WORK	1.0	/* CPU seconds of the 50/30/20 workload */
+
+extern char __executable_start[], etext[];
+
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+volatile unsigned long lp_sink;
+
+/*
+ * Fixed amounts of work in the ratio 5:3:2 rather than CPU-time budgets:
+ * in a TCG guest the clock runs on while the vCPU is descheduled on the
+ * host, so work, not time, keeps the ratio honest.
+ */
+#define DEFINE_SPIN(name)						\
+__attribute__((noinline)) void name(unsigned long iters)		\
+{									\
+	unsigned long i;						\
+									\
+	for (i = 0; i < iters; i++)					\
+		lp_sink += i;						\
+}
+DEFINE_SPIN(lp_fifty)
+DEFINE_SPIN(lp_thirty)
+DEFINE_SPIN(lp_twenty)
+
+/* Iterations per tenth of the workload, calibrated once. */
+static unsigned long unit(void)
+{
+	static unsigned long k;
+	unsigned long n = 1UL << 20;
+	double t;
+
+	while (!k) {
+		t = thread_cpu();
+		lp_twenty(n);
+		t = thread_cpu() - t;
+		if (t > 0.02)
+			k = (unsigned long)(n * (WORK / 10) / t);
+		else
+			n *= 2;
+	}
+	return k;
+}
+
+/* Before any profiling starts, and once for all the forked tests. */
+__attribute__((constructor)) static void calibrate(void)
+{
+	unit();
+}
+
+static void workload(void)
+{
+	unsigned long k = unit();
+
+	lp_fifty(5 * k);
+	lp_thirty(3 * k);
+	lp_twenty(2 * k);
+}
+
+/* About @secs of CPU time in lp_fifty. */
+static void spin(double secs)
+{
+	lp_fifty((unsigned long)(unit() * secs * 10 / WORK));
+}
+
+/* Skips the test when the module is absent. */
+#define SKIP_IF_ENOSYS(ret) do {					\
+	if ((ret) < 0 && errno == ENOSYS)				\
+		SKIP(return, "profil.ko not loaded");			\
+} while (0)
+
+static int module_present(void)
+{
+	struct profil_handle *h = profil_handle_open();
+
+	if (!h)
+		return errno != ENOSYS;
+	profil_handle_close(h);
+	return 1;
+}
+
+/* gprof's flat profile: the "% time" of @fn, or -1. */
+static double gprof_pct(const char *gmon, const char *fn)
+{
+	char exe[4096], cmd[8300], line[512], name[256];
+	double pct, best = -1;
+	ssize_t n;
+	FILE *p;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0)
+		return -1;
+	exe[n] = '\0';
+	snprintf(cmd, sizeof(cmd), "gprof -b -p '%s' '%s' 2>&1", exe, gmon);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p)) {
+		/* "%time cumul self [calls self/call total/call] name" */
+		char *last = strrchr(line, ' ');
+
+		if (sscanf(line, " %lf", &pct) != 1 || !last)
+			continue;
+		if (sscanf(last, " %255s", name) == 1 && !strcmp(name, fn))
+			best = pct;
+	}
+	pclose(p);
+	return best;
+}
+
+/*
+ * Ticks in the guest are noisy (a TCG guest's clock runs on while its vCPU
+ * waits for the host), so the shares get a wide margin. What must hold
+ * exactly is the attribution: all time lands in the three functions, which
+ * a wrong PIE bias or bin geometry would break.
+ */
+static void check_503020(struct __test_metadata *_metadata, const char *gmon)
+{
+	double a = gprof_pct(gmon, "lp_fifty");
+	double b = gprof_pct(gmon, "lp_thirty");
+	double c = gprof_pct(gmon, "lp_twenty");
+
+	TH_LOG("gprof: lp_fifty %.1f%% lp_thirty %.1f%% lp_twenty %.1f%%",
+	       a, b, c);
+	EXPECT_GT(a + b + c, 95.0);
+	EXPECT_GT(a, 35.0);
+	EXPECT_LT(a, 65.0);
+	EXPECT_GT(b, 15.0);
+	EXPECT_LT(b, 45.0);
+	EXPECT_GT(c, 5.0);
+	EXPECT_LT(c, 35.0);
+}
+
+static const char *gmon_name(char *buf, size_t len, const char *prefix)
+{
+	snprintf(buf, len, "%s.%ld", prefix, (long)getpid());
+	return buf;
+}
+
+/* End of @f: the next known function above it (at most 4 KiB on). */
+static uintptr_t fn_end(uintptr_t f)
+{
+	const uintptr_t known[] = {
+		(uintptr_t)lp_fifty, (uintptr_t)lp_thirty, (uintptr_t)lp_twenty,
+		(uintptr_t)thread_cpu, (uintptr_t)unit, (uintptr_t)workload,
+		(uintptr_t)spin, (uintptr_t)module_present,
+	};
+	uintptr_t end = f + 4096;
+	size_t i;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (known[i] > f && known[i] < end)
+			end = known[i];
+	return end;
+}
+
+/* Share of the ticks in @buf (bins of 4 bytes from @low) that hit @fn. */
+static double share(const unsigned short *buf, size_t n, uintptr_t low,
+		    void (*fn)(unsigned long))
+{
+	uintptr_t f = (uintptr_t)fn, end = fn_end(f);
+	unsigned long all = 0, in = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		all += buf[i];
+		/* A bin straddling the start belongs to the previous one. */
+		if (low + 4 * i >= f && low + 4 * i < end)
+			in += buf[i];
+	}
+	return all ? 100.0 * in / all : -1;
+}
+
+TEST(profil_counts_and_stops)
+{
+	uintptr_t low = (uintptr_t)__executable_start & ~3UL;
+	size_t n = ((uintptr_t)etext - low) / 4 + 1, i;
+	unsigned short *buf = calloc(n, 2), *copy = calloc(n, 2);
+	unsigned long sum = 0, in_fn = 0;
+	uintptr_t fn = (uintptr_t)lp_fifty;
+
+	ASSERT_NE(NULL, buf);
+	setenv("PROFIL_HZ", RATE, 1);
+	errno = 0;
+	SKIP_IF_ENOSYS(profil(buf, n * 2, low, 32768));
+	ASSERT_EQ(0, profil(buf, n * 2, low, 32768)) {
+		TH_LOG("profil: %s", profil_strerror());
+	}
+	spin(0.3);
+	ASSERT_EQ(0, profil(buf, n * 2, low, 0));	/* off */
+	for (i = 0; i < n; i++) {
+		sum += buf[i];
+		if (low + 4 * i >= fn && low + 4 * i < fn_end(fn))
+			in_fn += buf[i];
+	}
+	TH_LOG("%lu ticks, %lu in lp_fifty", sum, in_fn);
+	EXPECT_GT(sum, 20UL);	/* about 300 at 1000 Hz */
+	EXPECT_GT(in_fn * 10, sum * 9);
+
+	/* Off means off: nothing is written any more. */
+	memcpy(copy, buf, n * 2);
+	spin(0.1);
+	EXPECT_EQ(0, memcmp(copy, buf, n * 2));
+}
+
+TEST(profil_bad_rate)
+{
+	unsigned short buf[8];
+
+	if (!module_present())
+		SKIP(return, "profil.ko not loaded");
+	setenv("PROFIL_HZ", "5", 1);
+	EXPECT_EQ(-1, profil(buf, sizeof(buf), 0, 65536));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST(profil_kernel_rejects_buffer)
+{
+	if (!module_present())
+		SKIP(return, "profil.ko not loaded");
+	unsetenv("PROFIL_HZ");
+	/* A kernel address: the kernel refuses it with an extack message. */
+	EXPECT_EQ(-1, profil((unsigned short *)(uintptr_t)0xffff888000000000ULL,
+			     4096, 0, 65536));
+	EXPECT_EQ(EFAULT, errno);
+	TH_LOG("extack: %s", profil_strerror());
+	EXPECT_NE(NULL, profil_last_extack());
+}
+
+TEST(monstartup_gprof)
+{
+	char name[64];
+
+	if (!module_present())
+		SKIP(return, "profil.ko not loaded");
+	setenv("PROFIL_HZ", RATE, 1);
+	setenv("GMON_OUT_PREFIX", "lp-monstartup", 1);
+	monstartup((unsigned long)__executable_start, (unsigned long)etext);
+	workload();
+	_mcleanup();
+	check_503020(_metadata, gmon_name(name, sizeof(name), "lp-monstartup"));
+}
+
+TEST(monitor_gprof)
+{
+	static unsigned short buf[1 << 16];
+	char name[64];
+
+	if (!module_present())
+		SKIP(return, "profil.ko not loaded");
+	setenv("PROFIL_HZ", RATE, 1);
+	setenv("GMON_OUT_PREFIX", "lp-monitor", 1);
+	monitor((int (*)(void))__executable_start, (int (*)(void))etext,
+		buf, sizeof(buf) / sizeof(buf[0]), 0);
+	workload();
+	monitor(NULL, NULL, NULL, 0, 0);
+	check_503020(_metadata, gmon_name(name, sizeof(name), "lp-monitor"));
+}
+
+TEST(glibc_comparison)
+{
+	int (*glibc_profil)(unsigned short *, size_t, size_t, unsigned int);
+	uintptr_t low = (uintptr_t)__executable_start & ~3UL;
+	size_t n = ((uintptr_t)etext - low) / 4 + 1;
+	unsigned short *ours = calloc(n, 2), *theirs = calloc(n, 2);
+	void (*fns[3])(unsigned long) = { lp_fifty, lp_thirty, lp_twenty };
+	int i;
+
+	if (!module_present())
+		SKIP(return, "profil.ko not loaded");
+	glibc_profil = (int (*)(unsigned short *, size_t, size_t,
+				unsigned int))dlsym(RTLD_NEXT, "profil");
+	if (!glibc_profil)
+		SKIP(return, "glibc's profil not found");
+	ASSERT_NE(NULL, ours);
+	ASSERT_NE(NULL, theirs);
+	unsetenv("PROFIL_HZ");	/* 100 Hz, as glibc's */
+	ASSERT_EQ(0, profil(ours, n * 2, low, 32768));
+	workload();
+	ASSERT_EQ(0, profil(ours, n * 2, low, 0));
+	ASSERT_EQ(0, glibc_profil(theirs, n * 2, low, 32768));
+	workload();
+	glibc_profil(NULL, 0, 0, 0);
+	for (i = 0; i < 3; i++) {
+		double a = share(ours, n, low, fns[i]);
+		double b = share(theirs, n, low, fns[i]);
+
+		TH_LOG("function %d: libprofil %.1f%%, glibc %.1f%%", i, a, b);
+		EXPECT_GT(a, 0.0);
+		EXPECT_GT(b, 0.0);
+		EXPECT_LT(a - b, 20.0);
+		EXPECT_LT(b - a, 20.0);
+	}
+}
+
+TEST(session_status)
+{
+	static unsigned short buf[1 << 15];
+	struct profil_params p = {
+		.buf = (uintptr_t)buf, .bufsiz = sizeof(buf),
+		.offset = (uintptr_t)__executable_start, .scale = 32768,
+		.rate = 1000,
+	};
+	struct profil_handle *h = profil_handle_open();
+	struct profil_status st;
+
+	if (!h && errno == ENOSYS)
+		SKIP(return, "profil.ko not loaded");
+	ASSERT_NE(NULL, h);
+	ASSERT_EQ(0, profil_session_start(h, &p)) {
+		TH_LOG("start: %s", profil_strerror());
+	}
+	spin(0.2);
+	ASSERT_EQ(0, profil_session_get(h, 0, &st));
+	EXPECT_EQ(getpid(), st.pid);
+	EXPECT_EQ((uint32_t)PROFIL_STATE_ACTIVE, st.state);
+	EXPECT_EQ(1000U, st.rate);
+	EXPECT_EQ(32768U, st.scale);
+	EXPECT_GT(st.stats.ticks, 50ULL);
+	ASSERT_EQ(0, profil_session_stop(h, 0));
+	ASSERT_EQ(0, profil_session_get(h, 0, &st));
+	EXPECT_EQ((uint32_t)PROFIL_STATE_STOPPED, st.state);
+	EXPECT_EQ((uint32_t)PROFIL_STOP_REQUEST, st.reason);
+	EXPECT_EQ(st.stats.ticks, st.stats.in_range + st.stats.out_of_range +
+		  st.stats.system_dropped + st.stats.pending +
+		  st.stats.discarded + st.stats.faulted);
+	profil_handle_close(h);
+}
+
+TEST_HARNESS_MAIN
