@@ -59,7 +59,9 @@ CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 all: module lib cli
 
 deps:
-	@$(TOP)/scripts/install-deps.sh
+	@BUILD=$(BUILD) KFLAVOUR=$(KFLAVOUR) \
+	 $(if $(filter command line environment,$(origin GUEST_KDIR)),GUEST_KDIR=$(GUEST_KDIR)) \
+	 $(TOP)/scripts/install-deps.sh
 
 module:
 	$(MAKE) -C $(KDIR) M=$(TOP) modules

@@ -14,6 +14,11 @@
 set -euo pipefail
 
 KFLAVOUR=${KFLAVOUR:-amd64}
+# "rt" means rt-amd64, "cloud" cloud-amd64.
+case $KFLAVOUR in
+amd64|*-amd64) ;;
+*) KFLAVOUR=$KFLAVOUR-amd64 ;;
+esac
 BUILD=${BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build}
 GDIR=$BUILD/guest
 

@@ -3,7 +3,7 @@
 #
 # Install every build and test dependency from Debian's packages.
 # Idempotent and quick when everything is present. The guest kernel ABI is
-# resolved from the linux-headers-amd64 metapackage, never hard-coded.
+# resolved from the linux-image-$KFLAVOUR metapackage, never hard-coded.
 set -euo pipefail
 
 PKGS=(build-essential pkg-config perl python3 bc cpio kmod
@@ -21,13 +21,14 @@ for p in "${PKGS[@]}"; do
 		missing+=("$p")
 done
 
-# linux-headers-amd64 may be installed while a newer ABI exists: install
-# the headers the metapackage currently depends on.
-abi_headers=$(apt-cache depends linux-headers-amd64 2>/dev/null |
-	      awk '/Depends: linux-headers-/ { print $2; exit }')
-if [ -n "$abi_headers" ] &&
-   ! dpkg-query -W -f='${Status}' "$abi_headers" 2>/dev/null | grep -q 'ok installed'; then
-	missing+=("$abi_headers")
+# The headers of the kernel the guest boots (linux-image-$KFLAVOUR, see
+# scripts/guest-kernel.sh): the metapackage may name a newer ABI than the
+# installed linux-headers-amd64, and other flavours need theirs.
+guest_kver=$("$(dirname "$0")/guest-kernel.sh" kver 2>/dev/null || true)
+if [ -n "$guest_kver" ] && [ -z "${GUEST_KDIR:-}" ] &&
+   ! dpkg-query -W -f='${Status}' "linux-headers-$guest_kver" 2>/dev/null |
+	grep -q 'ok installed'; then
+	missing+=("linux-headers-$guest_kver")
 fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0
