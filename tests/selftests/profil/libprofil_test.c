@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/gmon.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -351,6 +353,103 @@ TEST(session_status)
 	EXPECT_EQ(st.stats.ticks, st.stats.in_range + st.stats.out_of_range +
 		  st.stats.system_dropped + st.stats.pending +
 		  st.stats.discarded + st.stats.faulted);
+	profil_handle_close(h);
+}
+
+struct find {
+	pid_t pid;
+	struct profil_status st;
+	int seen;
+};
+
+static int find_cb(const struct profil_status *st, void *data)
+{
+	struct find *f = data;
+
+	if (st->pid != f->pid)
+		return 0;
+	f->st = *st;
+	f->seen++;
+	return 0;
+}
+
+/* Waits up to @ms for a stop event of this process. */
+static int read_stop_event(struct profil_handle *h, struct profil_status *st,
+			   int ms)
+{
+	struct pollfd pfd = { .fd = profil_event_fd(h), .events = POLLIN };
+
+	while (poll(&pfd, 1, ms) == 1) {
+		if (profil_event_read(h, st) < 0)
+			return -1;
+		if (st->pid == getpid())
+			return 0;
+	}
+	return -1;
+}
+
+TEST(dump_and_stop_event)
+{
+	static unsigned short buf[1 << 12];
+	struct profil_params p = {
+		.buf = (uintptr_t)buf, .bufsiz = sizeof(buf),
+		.offset = (uintptr_t)__executable_start, .scale = 32768,
+	};
+	struct profil_handle *h = profil_handle_open();
+	struct find f = { .pid = getpid() };
+	struct profil_status st;
+
+	if (!h && errno == ENOSYS)
+		SKIP(return, "profil.ko not loaded");
+	ASSERT_NE(NULL, h);
+	if (profil_event_subscribe(h) < 0 && errno == EPERM)
+		SKIP(return, "events need CAP_NET_ADMIN");
+	ASSERT_LE(0, profil_event_fd(h));
+	ASSERT_EQ(0, profil_session_start(h, &p));
+	ASSERT_EQ(0, profil_session_dump(h, find_cb, &f));
+	EXPECT_EQ(1, f.seen);
+	EXPECT_EQ(PROFIL_STATE_ACTIVE, f.st.state);
+	EXPECT_EQ((uintptr_t)buf, f.st.buf);
+	EXPECT_EQ(PROFIL_RATE_DEFAULT, f.st.rate);
+	ASSERT_EQ(0, profil_session_stop(h, 0));
+	ASSERT_EQ(0, read_stop_event(h, &st, 2000)) {
+		TH_LOG("no stop event: %s", profil_strerror());
+	}
+	EXPECT_EQ(PROFIL_STATE_STOPPED, st.state);
+	EXPECT_EQ(PROFIL_STOP_REQUEST, st.reason);
+	EXPECT_EQ((uintptr_t)buf, st.buf);
+	profil_handle_close(h);
+}
+
+TEST(fault_is_reported)
+{
+	struct profil_handle *h = profil_handle_open();
+	struct profil_status st;
+	struct profil_params p = {
+		.bufsiz = 4096, .offset = (uintptr_t)__executable_start,
+		.scale = 65536, .rate = 1000,
+	};
+	unsigned short *ro;
+
+	if (!h && errno == ENOSYS)
+		SKIP(return, "profil.ko not loaded");
+	ASSERT_NE(NULL, h);
+	ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, ro);
+	p.buf = (uintptr_t)ro;
+	p.offset = (uintptr_t)lp_fifty;	/* every tick hits the buffer */
+	ASSERT_EQ(0, profil_session_start(h, &p));
+	spin(0.2);
+	ASSERT_EQ(0, profil_session_get(h, 0, &st));
+	EXPECT_EQ(PROFIL_STATE_STOPPED, st.state);
+	EXPECT_EQ(PROFIL_STOP_FAULT, st.reason);
+	EXPECT_LE((uintptr_t)ro, st.fault_addr);
+	EXPECT_GT((uintptr_t)ro + 4096, st.fault_addr);
+	EXPECT_LT(0, st.stats.faulted);
+	TH_LOG("fault at %#llx, %llu ticks, %llu faulted",
+	       (unsigned long long)st.fault_addr,
+	       (unsigned long long)st.stats.ticks,
+	       (unsigned long long)st.stats.faulted);
 	profil_handle_close(h);
 }
 
