@@ -166,25 +166,55 @@ struct nlmsghdr *pf_nl_request(struct pf_nl *nl, uint8_t cmd, uint16_t flags)
 	return pf_nl_put_hdr(nl, nl->family, cmd, PROFIL_GENL_VERSION, flags);
 }
 
+/*
+ * Runs the callbacks over one datagram. Messages of another sequence
+ * number are replies to an earlier request that was abandoned (a signal,
+ * a malformed reply): they are skipped, so one failure does not poison
+ * the socket. libmnl then checks seq and portid on the rest.
+ */
+static int pf_nl_run_dgram(struct pf_nl *nl, size_t n, unsigned int seq,
+			   struct pf_talk *t)
+{
+	const struct nlmsghdr *nlh = (const void *)nl->buf;
+	int len = (int)n, ret = MNL_CB_OK;
+
+	while (mnl_nlmsg_ok(nlh, len)) {
+		if (nlh->nlmsg_seq == seq) {
+			errno = 0;
+			ret = mnl_cb_run2(nlh, nlh->nlmsg_len, seq, nl->portid,
+					  pf_nl_data_cb, t, pf_nl_ctl_cb,
+					  NLMSG_MIN_TYPE);
+			if (ret <= MNL_CB_STOP)
+				return ret;
+		}
+		nlh = mnl_nlmsg_next(nlh, &len);
+	}
+	if (len) {	/* a truncated message */
+		errno = EPROTO;
+		return MNL_CB_ERROR;
+	}
+	return ret;
+}
+
 static int pf_nl_run(struct pf_nl *nl, unsigned int seq, uint16_t type,
 		     pf_nl_cb cb, void *data)
 {
 	struct pf_talk t = { .type = type, .cb = cb, .data = data };
 	ssize_t n;
-	int ret;
+	int ret = MNL_CB_OK;
 
 	do {
 		n = mnl_socket_recvfrom(nl->sock, nl->buf, sizeof(nl->buf));
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n < 0) {
 			pf_err_set(errno, NULL);
 			return -1;
 		}
-		errno = 0;
-		ret = mnl_cb_run2(nl->buf, n, seq, nl->portid, pf_nl_data_cb,
-				  &t, pf_nl_ctl_cb, NLMSG_MIN_TYPE);
-	} while (ret > MNL_CB_STOP);
+		ret = pf_nl_run_dgram(nl, (size_t)n, seq, &t);
+	} while (n < 0 || ret > MNL_CB_STOP);
 	if (ret < 0) {
-		/* ESRCH/EPROTO from libmnl's portid/seq checks, or ours. */
+		/* ESRCH from libmnl's portid check, or ours. */
 		if (errno == 0)
 			errno = EPROTO;
 		if (!profil_last_extack())

@@ -29,6 +29,7 @@ struct mock_dgram {
 	const struct nlmsghdr *nlh;
 	int err;
 	bool raw;
+	bool foreign;	/* seq patched, portid of someone else */
 };
 
 static union {
@@ -231,7 +232,7 @@ ssize_t __wrap_mnl_socket_recvfrom(const struct mnl_socket *nl, void *buf,
 	memcpy(buf, d->nlh, d->nlh->nlmsg_len);
 	if (!d->raw) {
 		nlh->nlmsg_seq = last_seq;
-		nlh->nlmsg_pid = last_portid;
+		nlh->nlmsg_pid = d->foreign ? last_portid + 1 : last_portid;
 		if (nlh->nlmsg_type == NLMSG_ERROR && mock_last_request) {
 			struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
 
@@ -243,28 +244,41 @@ ssize_t __wrap_mnl_socket_recvfrom(const struct mnl_socket *nl, void *buf,
 	return (ssize_t)nlh->nlmsg_len;
 }
 
-void mock_queue(const struct nlmsghdr *nlh, bool raw)
+static struct mock_dgram *mock_dgram_new(const struct nlmsghdr *nlh)
 {
 	struct mock_dgram *d;
 
 	assert_true(dgrams_used < MOCK_SLOTS);
 	d = &dgrams[dgrams_used++];
+	memset(d, 0, sizeof(*d));
 	d->nlh = nlh;
-	d->err = 0;
-	d->raw = raw;
 	will_return(__wrap_mnl_socket_recvfrom, d);
+	return d;
+}
+
+void mock_queue(const struct nlmsghdr *nlh, bool raw)
+{
+	mock_dgram_new(nlh)->raw = raw;
+}
+
+void mock_queue_foreign(const struct nlmsghdr *nlh)
+{
+	mock_dgram_new(nlh)->foreign = true;
 }
 
 void mock_queue_recv_error(int err)
 {
-	struct mock_dgram *d;
+	mock_dgram_new(NULL)->err = err;
+}
 
-	assert_true(dgrams_used < MOCK_SLOTS);
-	d = &dgrams[dgrams_used++];
-	d->nlh = NULL;
-	d->err = err;
-	d->raw = false;
-	will_return(__wrap_mnl_socket_recvfrom, d);
+struct nlmsghdr *mock_msg_ack(void)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(mock_slot());
+
+	nlh->nlmsg_type = NLMSG_ERROR;
+	nlh->nlmsg_flags = NLM_F_CAPPED;
+	mnl_nlmsg_put_extra_header(nlh, sizeof(struct nlmsgerr));
+	return nlh;
 }
 
 struct nlmsghdr *mock_msg_genl(uint16_t type, uint16_t flags, uint8_t cmd)
@@ -305,12 +319,7 @@ void mock_queue_family(const char *grp_name, uint32_t grp_id)
 
 void mock_queue_ack(void)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(mock_slot());
-
-	nlh->nlmsg_type = NLMSG_ERROR;
-	nlh->nlmsg_flags = NLM_F_CAPPED;
-	mnl_nlmsg_put_extra_header(nlh, sizeof(struct nlmsgerr));
-	mock_queue(nlh, false);
+	mock_queue(mock_msg_ack(), false);
 }
 
 void mock_queue_error(int err, const char *extack, bool capped)

@@ -40,7 +40,11 @@ void mock_expect_send_error(int err);	/* sendto() fails with err */
 
 /* Canned datagrams for the next recvfrom() calls (in order). */
 struct nlmsghdr *mock_msg_genl(uint16_t type, uint16_t flags, uint8_t cmd);
+/* @raw: leave seq and portid as built (else patched to the last request). */
 void mock_queue(const struct nlmsghdr *nlh, bool raw);
+/* Seq patched, but the portid of another socket. */
+void mock_queue_foreign(const struct nlmsghdr *nlh);
+struct nlmsghdr *mock_msg_ack(void);
 void mock_queue_family(const char *grp_name, uint32_t grp_id);
 void mock_queue_ack(void);
 void mock_queue_error(int err, const char *extack, bool capped);

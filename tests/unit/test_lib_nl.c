@@ -184,22 +184,55 @@ static void test_profil_off_sends_start(void **state)
 	assert_int_equal(profil(hist, sizeof(hist), 0, 0), 0);
 }
 
-static void test_profil_bad_seq(void **state)
+static void test_profil_stale_reply_skipped(void **state)
 {
-	struct nlmsghdr *ack;
+	struct nlmsghdr *stale = mock_msg_ack();
 
 	(void)state;
 	mock_expect_getfamily();
 	mock_queue_family(NULL, 0);
 	expect_start(hist, sizeof(hist), 0, 2, 0);
-	ack = mnl_nlmsg_put_header(calloc(1, 64));
-	ack->nlmsg_type = NLMSG_ERROR;
-	ack->nlmsg_seq = 12345;	/* not ours */
-	mnl_nlmsg_put_extra_header(ack, sizeof(struct nlmsgerr));
-	mock_queue(ack, true);
+	/* The ACK of an abandoned earlier request, then ours. */
+	stale->nlmsg_seq = 12345;
+	mock_queue(stale, true);
+	mock_queue_ack();
+	assert_int_equal(profil(hist, sizeof(hist), 0, 2), 0);
+}
+
+static void test_profil_foreign_portid(void **state)
+{
+	(void)state;
+	mock_expect_getfamily();
+	mock_queue_family(NULL, 0);
+	expect_start(hist, sizeof(hist), 0, 2, 0);
+	mock_queue_foreign(mock_msg_ack());
+	assert_int_equal(profil(hist, sizeof(hist), 0, 2), -1);
+	assert_int_equal(errno, ESRCH);
+}
+
+static void test_profil_recv_eintr_retried(void **state)
+{
+	(void)state;
+	mock_expect_getfamily();
+	mock_queue_family(NULL, 0);
+	expect_start(hist, sizeof(hist), 0, 2, 0);
+	mock_queue_recv_error(EINTR);
+	mock_queue_ack();
+	assert_int_equal(profil(hist, sizeof(hist), 0, 2), 0);
+}
+
+static void test_profil_truncated_reply(void **state)
+{
+	struct nlmsghdr *ack = mock_msg_ack();
+
+	(void)state;
+	mock_expect_getfamily();
+	mock_queue_family(NULL, 0);
+	expect_start(hist, sizeof(hist), 0, 2, 0);
+	ack->nlmsg_len = 10;	/* shorter than a header */
+	mock_queue(ack, false);
 	assert_int_equal(profil(hist, sizeof(hist), 0, 2), -1);
 	assert_int_equal(errno, EPROTO);
-	free(ack);
 }
 
 static void test_profil_send_error(void **state)
@@ -495,7 +528,10 @@ int main(void)
 		cmocka_unit_test_setup(test_profil_module_absent, setup),
 		cmocka_unit_test_setup(test_profil_module_unloaded, setup),
 		cmocka_unit_test_setup(test_profil_off_sends_start, setup),
-		cmocka_unit_test_setup(test_profil_bad_seq, setup),
+		cmocka_unit_test_setup(test_profil_stale_reply_skipped, setup),
+		cmocka_unit_test_setup(test_profil_foreign_portid, setup),
+		cmocka_unit_test_setup(test_profil_recv_eintr_retried, setup),
+		cmocka_unit_test_setup(test_profil_truncated_reply, setup),
 		cmocka_unit_test_setup(test_profil_send_error, setup),
 		cmocka_unit_test_setup(test_handle_absent, setup),
 		cmocka_unit_test_setup(test_session_start_all_attrs, setup),
