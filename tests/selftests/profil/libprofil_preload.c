@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An unmodified glibc program (this one links no libprofil) calls profil();
+ * with LD_PRELOAD=libprofil.so.1 and PROFIL_HZ the kernel counts instead of
+ * glibc's SIGPROF handler. The program re-executes itself with that
+ * environment; LIBPROFIL_SO, set at build time, locates the library.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+
+#ifndef LIBPROFIL_SO
+#define LIBPROFIL_SO "libprofil.so.1"
+#endif
+
+extern char __executable_start[], etext[];
+volatile unsigned long pl_sink;
+
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+__attribute__((noinline)) static void spin(double secs)
+{
+	double end = thread_cpu() + secs;
+	unsigned long i;
+
+	do {
+		for (i = 0; i < 100000; i++)
+			pl_sink += i;
+	} while (thread_cpu() < end);
+}
+
+static int preloaded(void)
+{
+	const char *p = getenv("LD_PRELOAD");
+
+	return p && strstr(p, "libprofil");
+}
+
+int main(int argc, char **argv)
+{
+	uintptr_t low = (uintptr_t)__executable_start & ~3UL;
+	size_t n = ((uintptr_t)etext - low) / 4 + 1, i;
+	struct sigaction sa;
+	unsigned long sum = 0;
+	unsigned short *buf;
+
+	(void)argc;
+	if (!preloaded()) {
+		if (access(LIBPROFIL_SO, R_OK)) {
+			ksft_print_header();
+			ksft_exit_skip("%s: %s\n", LIBPROFIL_SO, strerror(errno));
+		}
+		setenv("LD_PRELOAD", LIBPROFIL_SO, 1);
+		setenv("PROFIL_HZ", "1000", 1);
+		execv("/proc/self/exe", argv);
+		ksft_exit_fail_msg("execv: %s\n", strerror(errno));
+	}
+
+	ksft_print_header();
+	buf = calloc(n, 2);
+	if (!buf)
+		ksft_exit_fail_msg("calloc\n");
+	if (profil(buf, n * 2, low, 32768) < 0) {
+		if (errno == ENOSYS)
+			ksft_exit_skip("profil.ko not loaded\n");
+		ksft_exit_fail_msg("profil: %s\n", strerror(errno));
+	}
+	ksft_set_plan(2);
+	spin(0.3);
+	/* glibc's profil() would have installed a SIGPROF handler. */
+	sigaction(SIGPROF, NULL, &sa);
+	ksft_test_result(sa.sa_handler == SIG_DFL,
+			 "SIGPROF left alone under LD_PRELOAD\n");
+	profil(buf, n * 2, low, 0);
+	for (i = 0; i < n; i++)
+		sum += buf[i];
+	ksft_print_msg("%lu ticks counted\n", sum);
+	ksft_test_result(sum > 20, "the kernel counted ticks\n");
+	ksft_finished();
+}
