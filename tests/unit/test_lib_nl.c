@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libmnl/libmnl.h>
@@ -109,6 +110,29 @@ static void test_profil_extack_uncapped(void **state)
 	assert_int_equal(profil(hist, sizeof(hist), 0, 2), -1);
 	assert_int_equal(errno, EPERM);
 	assert_string_equal(profil_strerror(), "no permission");
+}
+
+static void *other_thread(void *arg)
+{
+	(void)arg;
+	return (void *)profil_last_extack();
+}
+
+static void test_extack_is_per_thread(void **state)
+{
+	pthread_t t;
+	void *seen = &seen;
+
+	(void)state;
+	mock_expect_getfamily();
+	mock_queue_family(NULL, 0);
+	expect_start(hist, sizeof(hist), 0, 2, 0);
+	mock_queue_error(EINVAL, "rate out of range", true);
+	assert_int_equal(profil(hist, sizeof(hist), 0, 2), -1);
+	assert_int_equal(pthread_create(&t, NULL, other_thread, NULL), 0);
+	assert_int_equal(pthread_join(t, &seen), 0);
+	assert_null(seen);
+	assert_string_equal(profil_last_extack(), "rate out of range");
 }
 
 static void test_profil_error_without_extack(void **state)
@@ -523,6 +547,7 @@ int main(void)
 		cmocka_unit_test_setup(test_profil_rate_from_env, setup),
 		cmocka_unit_test_setup(test_profil_extack, setup),
 		cmocka_unit_test_setup(test_profil_extack_uncapped, setup),
+		cmocka_unit_test_setup(test_extack_is_per_thread, setup),
 		cmocka_unit_test_setup(test_profil_error_without_extack, setup),
 		cmocka_unit_test_setup(test_profil_success_keeps_errno, setup),
 		cmocka_unit_test_setup(test_profil_module_absent, setup),
