@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Process lifecycle: fork, exec and exit, from the scheduler tracepoints.
+ * The scheduler tracepoints profil hooks: fork, exec and exit for the
+ * process lifecycle, and sched_stat_runtime for the scheduler-tick clock.
  *
  * fork keeps profiling on in parent and child, exec turns it off, and exit
  * forgets the session. The probes run with preemption disabled.
@@ -41,6 +42,7 @@ static struct profil_probe {
 	{ .name = "sched_process_fork", .func = profil_probe_fork },
 	{ .name = "sched_process_exec", .func = profil_probe_exec },
 	{ .name = "sched_process_exit", .func = profil_probe_exit },
+	{ .name = "sched_stat_runtime", .func = profil_tick_runtime },
 };
 
 static void profil_find_tracepoint(struct tracepoint *tp, void *priv)

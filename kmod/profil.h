@@ -68,7 +68,8 @@ struct profil_pending {
  * struct profil_thread - one profiled thread
  * @session: owning session (holds a reference)
  * @task: the thread (holds a reference)
- * @event: its task-clock event, released in process context
+ * @event: its task-clock event above HZ, else NULL; released in process
+ *	context
  * @node: entry in @session->threads, under @session->lock
  * @lock: protects @pending and @nr_pending; taken in the tick with
  *	interrupts off and by the deferred writer
@@ -76,7 +77,11 @@ struct profil_pending {
  * @nr_pending: used slots of @pending
  * @work_queued: @twork is queued on @task (set in the tick, cleared by it)
  * @twork: runs profil_deferred_write() on the thread's return to user mode
+ * @next_sample: the thread's CPU time at which the scheduler-tick clock
+ *	samples next; only touched from the thread's own tick
+ * @tnode: entry in the thread table, for the scheduler-tick clock
  * @ref: the session list and a queued @twork each hold one
+ * @rcu: deferred free, the thread table is read locklessly
  */
 struct profil_thread {
 	struct profil_session *session;
@@ -88,7 +93,10 @@ struct profil_thread {
 	unsigned int nr_pending;
 	bool work_queued;
 	struct callback_head twork;
+	u64 next_sample;
+	struct hlist_node tnode;
 	struct kref ref;
+	struct rcu_head rcu;
 };
 
 /**
@@ -149,8 +157,12 @@ void profil_session_exec(struct task_struct *task);
 void profil_session_exit(struct task_struct *task);
 void profil_session_stats(struct profil_session *s, u64 *out);
 void profil_thread_release(struct kref *ref);
+struct profil_thread *profil_thread_find(struct task_struct *task);
 
 /* sampler.c */
+bool profil_rides_tick(u32 rate);
+void profil_tick_runtime(void *data, struct task_struct *task, u64 runtime,
+			 u64 vruntime);
 struct perf_event *profil_sampler_create(struct profil_thread *t, u32 rate);
 int profil_sampler_set_rate(struct perf_event *event, u32 rate);
 void profil_sampler_release(struct perf_event *event);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tick: from a task-clock expiry to a u16 counter in user memory.
+ * The tick: from a clock to a u16 counter in user memory.
  *
- * Each profiled thread owns a task-clock software perf event. Its hrtimer
- * runs only while the thread runs, so it fires every 1/rate seconds of the
- * thread's CPU time, in hard interrupt context on the thread's own CPU with
- * current == the thread. profil_tick() maps the sampled user PC to a counter
- * exactly as glibc's profil() does and increments it with page faults
- * disabled. A write that cannot be done that way (page not present, or
+ * Two clocks drive the sampling, both counting the thread's own CPU time and
+ * both running in hard interrupt context on the thread's CPU with current
+ * == the thread. At rates up to HZ, profil_tick_runtime() rides the
+ * scheduler tick the kernel takes anyway. Above HZ each thread owns a
+ * task-clock perf event, whose hrtimer runs only while the thread runs and
+ * calls profil_tick_event(). Either way profil_sample() maps the user PC
+ * to a counter exactly as glibc's profil() does and increments it with
+ * page faults disabled. A write that cannot be done that way (page not present, or
  * copy-on-write after fork) is recorded in the thread's pending slots and
  * finished by profil_deferred_write() on the thread's return to user mode,
  * where a real fault can be taken. Only a write that fails there turns
@@ -17,6 +19,7 @@
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
+#include <asm/irq_regs.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
@@ -118,25 +121,18 @@ unlock:
 }
 
 /*
- * perf overflow handler: hard interrupt context, interrupts off, on the
- * profiled thread's CPU. Interrupts off make this an RCU-sched read-side
- * critical section, which is what profil_session_stop_sync() waits for.
+ * Count one tick of @t interrupted at @regs. Hard interrupt context, on
+ * the profiled thread's CPU, current == t->task; interrupts off make this
+ * an RCU-sched read-side critical section, which is what
+ * profil_session_stop_sync() waits for.
  */
-static void profil_tick(struct perf_event *event,
-			struct perf_sample_data *data, struct pt_regs *regs)
+static void profil_sample(struct profil_thread *t,
+			  const struct profil_params *p, struct pt_regs *regs)
 {
-	struct profil_thread *t = event->overflow_handler_context;
-	struct profil_session *s = t->session;
-	struct profil_stats *st = &s->stats;
-	const struct profil_params *p;
+	struct profil_stats *st = &t->session->stats;
 	u64 idx, addr;
 
-	if (READ_ONCE(s->state) != PROFIL_STATE_ACTIVE ||
-	    current->mm != s->mm)
-		return;
-	p = rcu_dereference_sched(s->params);
 	atomic64_inc(&st->ticks);
-
 	if (!user_mode(regs)) {
 		if (!(p->flags & PROFIL_F_SYSTEM_TICKS)) {
 			atomic64_inc(&st->system_dropped);
@@ -157,6 +153,70 @@ static void profil_tick(struct perf_event *event,
 		atomic64_inc(&st->in_range);
 	else
 		profil_defer(t, addr, p->generation);
+}
+
+/* The parameters if @t's session is sampling current now, else NULL. */
+static const struct profil_params *profil_sampling(struct profil_thread *t)
+{
+	struct profil_session *s = t->session;
+
+	if (READ_ONCE(s->state) != PROFIL_STATE_ACTIVE || current->mm != s->mm)
+		return NULL;
+	return rcu_dereference_sched(s->params);
+}
+
+/* Clock one, above HZ: the overflow handler of the thread's task-clock. */
+static void profil_tick_event(struct perf_event *event,
+			      struct perf_sample_data *data,
+			      struct pt_regs *regs)
+{
+	struct profil_thread *t = event->overflow_handler_context;
+	const struct profil_params *p = profil_sampling(t);
+
+	if (p && !profil_rides_tick(p->rate))
+		profil_sample(t, p, regs);
+}
+
+/**
+ * profil_tick_runtime() - clock two, at or below HZ: the scheduler tick
+ * @data: unused
+ * @task: the task whose runtime was just updated
+ * @runtime: CPU time since the last update, in ns
+ * @vruntime: unused
+ *
+ * A probe on the sched_stat_runtime tracepoint, which update_curr() hits
+ * from every scheduler tick. In hard interrupt context for current it
+ * samples the interrupted registers each time the thread's CPU time
+ * crosses a sampling period, so the sample costs no interrupt of its own.
+ * Other calls (from schedule(), wakeups in process context) return at
+ * once.
+ */
+void profil_tick_runtime(void *data, struct task_struct *task, u64 runtime,
+			 u64 vruntime)
+{
+	const struct profil_params *p;
+	struct profil_thread *t;
+	struct pt_regs *regs;
+	u64 now, period;
+
+	if (task != current || !in_hardirq())
+		return;
+	regs = get_irq_regs();
+	t = regs ? profil_thread_find(task) : NULL;
+	p = t ? profil_sampling(t) : NULL;
+	if (!p || !profil_rides_tick(p->rate))
+		return;
+
+	now = task->se.sum_exec_runtime;
+	if (now < t->next_sample)
+		return;
+	period = NSEC_PER_SEC / p->rate;
+	/* Far behind after a stall or a change of clock: restart the beat. */
+	if (now - t->next_sample >= period)
+		t->next_sample = now + period;
+	else
+		t->next_sample += period;
+	profil_sample(t, p, regs);
 }
 
 /**
@@ -209,7 +269,19 @@ void profil_deferred_write(struct callback_head *head)
 }
 
 /**
- * profil_sampler_create() - start sampling one thread
+ * profil_rides_tick() - whether a rate is sampled from the scheduler tick
+ * @rate: samples per second
+ *
+ * At or below HZ the scheduler tick comes often enough, and a sample taken
+ * there costs no interrupt; above it each thread needs a timer of its own.
+ */
+bool profil_rides_tick(u32 rate)
+{
+	return rate <= HZ;
+}
+
+/**
+ * profil_sampler_create() - give a thread a clock of its own
  * @t: the thread record, passed to every tick
  * @rate: samples per second of the thread's CPU time
  *
@@ -228,7 +300,7 @@ struct perf_event *profil_sampler_create(struct profil_thread *t, u32 rate)
 	};
 
 	return perf_event_create_kernel_counter(&attr, -1, t->task,
-						profil_tick, t);
+						profil_tick_event, t);
 }
 
 /**

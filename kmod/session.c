@@ -27,6 +27,13 @@
 static DEFINE_HASHTABLE(profil_table, PROFIL_TABLE_BITS);
 static DEFINE_SPINLOCK(profil_table_lock);
 
+/*
+ * Threads by task, for the scheduler-tick clock: writers hold
+ * profil_thread_table_lock, the tick reads under RCU.
+ */
+static DEFINE_HASHTABLE(profil_thread_table, PROFIL_TABLE_BITS);
+static DEFINE_SPINLOCK(profil_thread_table_lock);
+
 /* Serialises starts, so a process never gets two active sessions. */
 static DEFINE_MUTEX(profil_start_mutex);
 
@@ -115,14 +122,36 @@ void profil_thread_release(struct kref *ref)
 
 	put_task_struct(t->task);
 	profil_session_put(t->session);
-	kfree(t);
+	kfree_rcu(t, rcu);
 }
 
-/* Release a thread's event and drop the list's reference. */
+/**
+ * profil_thread_find() - the record of a sampled thread
+ * @task: the thread
+ *
+ * Context: an RCU read-side critical section, which the result is valid in.
+ * Return: the record, or NULL.
+ */
+struct profil_thread *profil_thread_find(struct task_struct *task)
+{
+	struct profil_thread *t;
+
+	hash_for_each_possible_rcu(profil_thread_table, t, tnode,
+				   (unsigned long)task)
+		if (t->task == task)
+			return t;
+	return NULL;
+}
+
+/* Stop a thread's clocks and drop the list's reference. */
 static void profil_thread_detach(struct profil_thread *t)
 {
 	list_del_rcu(&t->node);
-	profil_sampler_release(t->event);
+	spin_lock(&profil_thread_table_lock);
+	hash_del_rcu(&t->tnode);
+	spin_unlock(&profil_thread_table_lock);
+	if (t->event)
+		profil_sampler_release(t->event);
 	kref_put(&t->ref, profil_thread_release);
 }
 
@@ -219,9 +248,9 @@ profil_session_params(struct profil_session *s)
 int profil_session_thread_add(struct profil_session *s,
 			      struct task_struct *task)
 {
-	struct perf_event *event;
 	struct profil_thread *t;
 	int err = 0;
+	u32 rate;
 
 	mutex_lock(&s->mutex);
 	if (!profil_session_is_active(s) || (task->flags & PF_EXITING))
@@ -242,19 +271,25 @@ int profil_session_thread_add(struct profil_session *s,
 	init_task_work(&t->twork, profil_deferred_write);
 	kref_init(&t->ref);
 
-	event = profil_sampler_create(t, profil_session_params(s)->rate);
-	if (IS_ERR(event)) {
-		err = PTR_ERR(event);
-		kfree(t);
-		/* The thread exited under us: nothing to sample. */
-		if (err == -ESRCH)
-			err = 0;
-		goto unlock;
+	rate = profil_session_params(s)->rate;
+	t->next_sample = task->se.sum_exec_runtime + NSEC_PER_SEC / rate;
+	if (!profil_rides_tick(rate)) {
+		t->event = profil_sampler_create(t, rate);
+		if (IS_ERR(t->event)) {
+			err = PTR_ERR(t->event);
+			kfree(t);
+			/* The thread exited under us: nothing to sample. */
+			if (err == -ESRCH)
+				err = 0;
+			goto unlock;
+		}
 	}
-	t->event = event;
 	get_task_struct(task);
 	kref_get(&s->ref);
 	list_add_tail_rcu(&t->node, &s->threads);
+	spin_lock(&profil_thread_table_lock);
+	hash_add_rcu(profil_thread_table, &t->tnode, (unsigned long)task);
+	spin_unlock(&profil_thread_table_lock);
 unlock:
 	mutex_unlock(&s->mutex);
 	return err;
@@ -356,12 +391,41 @@ err_free:
 	return NULL;
 }
 
+/*
+ * Move the threads of @s to the clock @rate needs. New task-clock events
+ * are made before the new parameters are published and return at once
+ * until then; old ones go after. Caller holds s->mutex.
+ */
+static int profil_session_set_clocks(struct profil_session *s, u32 rate,
+				     bool published)
+{
+	bool tick = profil_rides_tick(rate);
+	struct perf_event *event;
+	struct profil_thread *t;
+
+	profil_session_reap(s);
+	list_for_each_entry(t, &s->threads, node) {
+		if (tick && t->event && published) {
+			profil_sampler_release(t->event);
+			t->event = NULL;
+		} else if (!tick && !t->event && !published) {
+			event = profil_sampler_create(t, rate);
+			/* A thread exiting under us needs no clock. */
+			if (IS_ERR(event) && PTR_ERR(event) != -ESRCH)
+				return PTR_ERR(event);
+			t->event = IS_ERR(event) ? NULL : event;
+		} else if (!tick && t->event && published) {
+			profil_sampler_set_rate(t->event, rate);
+		}
+	}
+	return 0;
+}
+
 /* Swap the parameters of an active session. Caller holds s->mutex. */
 static int profil_session_restart(struct profil_session *s,
 				  const struct profil_params *req)
 {
 	struct profil_params *old, *params;
-	struct profil_thread *t;
 	int err;
 
 	old = rcu_dereference_protected(s->params, lockdep_is_held(&s->mutex));
@@ -370,19 +434,16 @@ static int profil_session_restart(struct profil_session *s,
 		return -ENOMEM;
 	params->generation = old->generation + 1;
 
-	if (params->rate != old->rate) {
-		list_for_each_entry(t, &s->threads, node) {
-			err = profil_sampler_set_rate(t->event, params->rate);
-			if (err) {
-				kfree(params);
-				return err;
-			}
-		}
+	err = profil_session_set_clocks(s, params->rate, false);
+	if (err) {
+		kfree(params);
+		return err;
 	}
 	/* Deferred writes compare generations under write_mutex. */
 	mutex_lock(&s->write_mutex);
 	rcu_assign_pointer(s->params, params);
 	mutex_unlock(&s->write_mutex);
+	profil_session_set_clocks(s, params->rate, true);
 	kfree_rcu(old, rcu);
 	return 0;
 }

@@ -19,14 +19,19 @@
 #include "profil_nl.h"
 
 #define RATE_FAST	1000
+/* Rates for each clock: at or below any HZ, and above any HZ. */
+#define RATE_TICK	100
+#define RATE_TIMER	2000
 
 /*
  * A loop of two known instructions: a tick of a thread running it lands
- * on profil_loop_cmp or profil_loop_jmp and nowhere else. Padding keeps
- * all other code at least 64 bytes before and 1 KiB after it.
+ * on profil_loop_cmp or profil_loop_jmp, or once on its way out on
+ * profil_loop_ret, and nowhere else. Padding keeps all other code at least
+ * 64 bytes before and 1 KiB after it.
  */
 volatile char profil_loop_stop;
-extern const char profil_loop[], profil_loop_cmp[], profil_loop_jmp[];
+extern const char profil_loop[], profil_loop_cmp[], profil_loop_jmp[],
+	profil_loop_ret[];
 asm(".pushsection .text.profil_loop, \"ax\", @progbits\n"
     ".globl profil_loop\n"
     ".type profil_loop, @function\n"
@@ -35,7 +40,7 @@ asm(".pushsection .text.profil_loop, \"ax\", @progbits\n"
     "profil_loop:\n"
     "profil_loop_cmp: cmpb $0, profil_loop_stop(%rip)\n"
     "profil_loop_jmp: je profil_loop_cmp\n"
-    "	ret\n"
+    "profil_loop_ret: ret\n"
     ".size profil_loop, . - profil_loop\n"
     ".skip 1024, 0xcc\n"
     ".popsection\n");
@@ -155,28 +160,35 @@ TEST_F(profil, index_formula)
 	uint64_t offset = (uintptr_t)profil_loop_cmp - 3;
 	uint64_t bin_cmp = idx_of(profil_loop_cmp, offset, variant->scale);
 	uint64_t bin_jmp = idx_of(profil_loop_jmp, offset, variant->scale);
+	uint64_t bin_ret = idx_of(profil_loop_ret, offset, variant->scale);
 	uint16_t buf[64] = { 0 };
 	struct pnl_start req = {
 		.buf = (uintptr_t)buf, .bufsiz = sizeof(buf),
 		.offset = offset, .scale = variant->scale, .rate = RATE_FAST,
 	};
 	struct pnl_status st;
-	uint64_t sum;
+	uint64_t in_loop = 0, sum;
 	size_t i;
 
-	if (variant->scale == 65535)
+	if (variant->scale == 65535) {
 		ASSERT_EQ(0, bin_cmp);
+	}
 	ASSERT_EQ(0, pnl_start(&self->nl, &req)) TH_LOG("%s", self->nl.extack);
 	run_loop_threads(1, 0.3);
 	ASSERT_EQ(0, pnl_stop(&self->nl, 0));
 	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
 
-	sum = buf[bin_cmp] + (bin_jmp != bin_cmp ? buf[bin_jmp] : 0);
-	for (i = 0; i < 64; i++)
-		if (i != bin_cmp && i != bin_jmp)
+	for (i = 0; i < 64; i++) {
+		if (i == bin_cmp || i == bin_jmp)
+			in_loop += buf[i];
+		else if (i != bin_ret) {
 			EXPECT_EQ(0, buf[i]) TH_LOG("bin %zu", i);
+		}
+	}
+	sum = buf_sum(buf, 64);
+	EXPECT_LE(sum - in_loop, 1) TH_LOG("the ret runs once");
 	EXPECT_EQ(sum, st.stats[PROFIL_STAT_IN_RANGE]);
-	EXPECT_GT(sum, 100) TH_LOG("only %lu ticks in the loop", sum);
+	EXPECT_GT(in_loop, 100) TH_LOG("only %lu ticks in the loop", in_loop);
 	EXPECT_EQ(st.stats[PROFIL_STAT_TICKS], pnl_accounted(&st));
 }
 
@@ -185,6 +197,15 @@ FIXTURE(nl) {
 	uint16_t buf[4096];
 	struct pnl_start req;
 };
+
+/* Every semantic holds on both clocks: the scheduler tick and the timer. */
+FIXTURE_VARIANT(nl)
+{
+	uint32_t rate;
+};
+
+FIXTURE_VARIANT_ADD(nl, tick_clock) { .rate = RATE_TICK };
+FIXTURE_VARIANT_ADD(nl, timer_clock) { .rate = RATE_TIMER };
 
 FIXTURE_SETUP(nl)
 {
@@ -196,7 +217,7 @@ FIXTURE_SETUP(nl)
 	self->req = (struct pnl_start) {
 		.buf = (uintptr_t)self->buf, .bufsiz = sizeof(self->buf),
 		.offset = (uintptr_t)profil_loop & ~0xfULL, .scale = 0x10000,
-		.rate = RATE_FAST,
+		.rate = variant->rate,
 	};
 }
 
@@ -464,16 +485,15 @@ TEST_F(nl, rate_follows_cpu_time)
 	struct pnl_status st;
 	double cpu, expected;
 
-	self->req.rate = 500;
 	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
 	cpu = process_cpu();
-	spin_a(0.4);
+	spin_a(variant->rate == RATE_TICK ? 1.0 : 0.25);
 	cpu = process_cpu() - cpu;
 	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
-	EXPECT_EQ(500, st.rate);
-	expected = cpu * 500;
-	EXPECT_GT(st.stats[PROFIL_STAT_TICKS], expected * 0.75);
-	EXPECT_LT(st.stats[PROFIL_STAT_TICKS], expected * 1.25 + 2);
+	EXPECT_EQ(variant->rate, st.rate);
+	expected = cpu * variant->rate;
+	EXPECT_GT(st.stats[PROFIL_STAT_TICKS], expected * 0.8);
+	EXPECT_LT(st.stats[PROFIL_STAT_TICKS], expected * 1.2 + 2);
 }
 
 TEST_F(nl, default_rate_is_100)
@@ -487,23 +507,38 @@ TEST_F(nl, default_rate_is_100)
 	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
 }
 
-/* A restart replaces the parameters and leaves the counters alone. */
+/*
+ * A restart replaces the parameters, moving to the other clock, and leaves
+ * the counters alone; ticks then follow the new rate.
+ */
 TEST_F(nl, restart_replaces_params)
 {
+	uint32_t other = variant->rate == RATE_TICK ? RATE_TIMER : RATE_TICK;
 	struct pnl_status st;
-	uint64_t before;
+	uint64_t before, ticks;
+	double cpu;
 
 	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
 	run_loop_threads(1, 0.05);
 	before = buf_sum(self->buf, 4096);
-	self->req.rate = 200;
+	self->req.rate = other;
 	self->req.scale = 0x8000;
 	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
 	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
-	EXPECT_EQ(200, st.rate);
+	EXPECT_EQ(other, st.rate);
 	EXPECT_EQ(0x8000, st.scale);
 	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
 	EXPECT_GE(buf_sum(self->buf, 4096), before);
+
+	ticks = st.stats[PROFIL_STAT_TICKS];
+	cpu = process_cpu();
+	spin_a(other == RATE_TICK ? 0.5 : 0.1);
+	cpu = process_cpu() - cpu;
+	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
+	ticks = st.stats[PROFIL_STAT_TICKS] - ticks;
+	EXPECT_GT(ticks, cpu * other * 0.7);
+	EXPECT_LT(ticks, cpu * other * 1.3 + 2);
+	check_identity(_metadata, &self->nl, self->buf, 4096);
 }
 
 /* fork: both keep counting, each into its own copy of the buffer. */
