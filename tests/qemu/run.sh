@@ -68,7 +68,7 @@ build_initrd()
 	rm -rf "$st"
 }
 
-INITRD=$QDIR/initrd-$KVER.cpio
+INITRD=$QDIR/initrd-$KVER-$(echo "${MODDIR:-}" | md5sum | cut -c1-8).cpio
 if [ ! -s "$INITRD" ] || [ "$TOP/tests/qemu/init" -nt "$INITRD" ] ||
    [ "$0" -nt "$INITRD" ]; then
 	build_initrd "$INITRD"
