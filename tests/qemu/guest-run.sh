@@ -42,6 +42,8 @@ tap_counts "$OUT/counts"
 
 taint0=$(cat /proc/sys/kernel/tainted)
 mark start
+# kmemleak, if any: forget what boot left, only our leaks count.
+[ ! -w /sys/kernel/debug/kmemleak ] || echo clear >/sys/kernel/debug/kmemleak
 echo "# kernel $(uname -r), $(nproc) CPUs, taint before: $taint0"
 
 if insmod "$MODULE"; then
@@ -74,6 +76,16 @@ fi
 tap_counts "$OUT/counts"
 
 mark "scan"
+# A kernel with kmemleak (a debug build): scan now, report what it holds.
+leaks=/sys/kernel/debug/kmemleak
+if [ -w "$leaks" ]; then
+	echo scan >"$leaks"
+	sleep 1
+	echo scan >"$leaks"
+	cat "$leaks" >"$OUT/kmemleak.txt"
+	[ ! -s "$OUT/kmemleak.txt" ] ||
+		echo "profil-harness: kmemleak: unreferenced object(s)" >/dev/kmsg
+fi
 dmesg >"$OUT/dmesg.txt"
 taint=$(cat /proc/sys/kernel/tainted)
 new_taint=$(((taint & ~taint0) & ~TAINT_OK))
