@@ -6,8 +6,10 @@
 #   make check [T=name]   deps, build, unit tests, guest tests, one totals line
 #   make check-unit | check-guest
 #   make demo             boot the guest, load the module, run $(DEMO_JOB)
+#   make bench            cost per sample and idle cost, under -icount
 #   make style            checkpatch, clang-format, sparse, W=1
 #   make install | clean
+#   make dkms-install | dkms-uninstall   [DKMS_KVER=release]
 #
 # Parameters: KDIR, KFLAVOUR, T, VCPUS, MEM, ACCEL, KCMDLINE, QEMU_ARGS,
 # TIMEOUT, GUEST_VMLINUZ/GUEST_MODDIR/GUEST_KDIR (Documentation/testing.rst).
@@ -36,12 +38,26 @@ RUN_ID	     ?= $(shell echo $$PPID)
 export RUN_ID
 RESULTS	     := $(BUILD)/results/$(RUN_ID)
 
+# DKMS: the version comes from git describe (v-prefixed tags), the files
+# from an explicit list. DKMS_KVER: the kernel to build and install for.
+VERSION	  ?= $(or $(shell git -C $(TOP) describe --tags --match 'v[0-9]*' \
+	       2>/dev/null | sed 's/^v//'),0.1-g$(shell git -C $(TOP) rev-parse \
+	       --short HEAD 2>/dev/null || echo 0))
+DKMS_SRC  := /usr/src/profil-$(VERSION)
+DKMS_FILES := Kbuild kmod/Kbuild \
+	      $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h)) \
+	      include/uapi/linux/profil.h
+DKMS_KVER ?= $(shell uname -r)
+
+# The module the guest loads.
+MODULE ?= $(TOP)/kmod/profil.ko
+
 # What `make demo` runs in the guest once the module is loaded.
 DEMO_JOB ?= $(TOP)/scripts/demo-job.sh
 
 # The guest run's parameters, handed to tests/qemu/run.sh.
 QEMU_ENV = BUILD=$(BUILD) KFLAVOUR=$(KFLAVOUR) \
-	   MODULE=$(TOP)/kmod/profil.ko KSFT_INSTALL=$(KSFT_INSTALL) \
+	   MODULE=$(MODULE) KSFT_INSTALL=$(KSFT_INSTALL) \
 	   $(foreach v,VCPUS MEM ACCEL KCMDLINE QEMU_ARGS TIMEOUT GUEST_VMLINUZ \
 	     GUEST_MODDIR GUEST_KVER,$(if $($(v)),$(v)='$($(v))'))
 
@@ -53,7 +69,7 @@ STYLE_KSRC  := $(filter-out %.mod.c,$(STYLE_KSRC))
 CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 
 .PHONY: all module lib cli deps guest-module ksrc selftests unit check \
-	check-unit check-guest run-unit run-guest demo style format \
+	check-unit check-guest run-unit run-guest demo bench style format \
 	install clean
 
 all: module lib cli
@@ -144,6 +160,25 @@ demo: deps
 		$(TOP)/tests/qemu/run.sh $(DEMO_JOB) || rc=1; \
 	 rm -rf $(RESULTS); exit $$rc
 
+# Cost per sample and idle cost, in guest ns: one vCPU, time counting
+# instructions (-icount), so runs repeat. Numbers, not a test.
+BENCH_BIN := $(BUILD)/bench/profil_bench
+
+$(BENCH_BIN): tests/bench/profil_bench.c tests/selftests/profil/profil_nl.h \
+	      include/uapi/linux/profil.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-function \
+		-Wno-unused-parameter -Iinclude/uapi $< -o $@ -lmnl
+
+bench: deps guest-module $(BENCH_BIN)
+	@mkdir -p $(BUILD)/bench/ksft
+	@echo timeout=1000 >$(BUILD)/bench/ksft/settings
+	@$(QEMU_ENV) KSFT_INSTALL=$(BUILD)/bench/ksft VCPUS=1 ACCEL=tcg \
+		TIMEOUT=1200 \
+		QEMU_ARGS='-icount shift=0,sleep=off $(QEMU_ARGS)' \
+		RUN_NAME=bench TAP_PREFIX= \
+		$(TOP)/tests/qemu/run.sh $(TOP)/tests/bench/run.sh
+
 # Style gates; every one runs, any finding fails.
 style: $(KSRC)/.stamp
 	@rc=0; \
@@ -174,6 +209,27 @@ endif
 ifneq ($(wildcard cli/Makefile),)
 	$(MAKE) -C cli install
 endif
+
+# Sources to /usr/src/profil-$(VERSION), then dkms add, build, install.
+dkms-install:
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)
+	cd $(TOP) && cp --parents $(DKMS_FILES) $(DKMS_SRC)/
+	sed 's/@VERSION@/$(VERSION)/' $(TOP)/dkms.conf.in >$(DKMS_SRC)/dkms.conf
+	dkms add profil/$(VERSION)
+	dkms install profil/$(VERSION) -k $(DKMS_KVER)
+
+# Unload, remove every DKMS version and its sources and our modprobe
+# configuration, refresh the module index.
+dkms-uninstall:
+	-rmmod profil 2>/dev/null
+	for v in $$(dkms status profil 2>/dev/null | \
+		    sed -n 's|^profil/\([^,:]*\).*|\1|p' | sort -u); do \
+		dkms remove profil/$$v --all || exit 1; \
+	done
+	rm -rf /usr/src/profil-*
+	rm -f /etc/modules-load.d/profil.conf /etc/modprobe.d/profil.conf
+	if [ -d /lib/modules/$(DKMS_KVER) ]; then depmod -a $(DKMS_KVER); fi
 
 clean:
 	@if [ -f $(KDIR)/Makefile ]; then $(MAKE) -C $(KDIR) M=$(TOP) clean; fi
