@@ -70,7 +70,7 @@ CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 
 .PHONY: all module lib cli deps guest-module ksrc selftests unit check \
 	check-unit check-guest run-unit run-guest demo bench style format \
-	install clean
+	install dkms-install dkms-uninstall clean
 
 all: module lib cli
 
