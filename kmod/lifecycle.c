@@ -8,6 +8,7 @@
  */
 #include <linux/binfmts.h>
 #include <linux/kernel.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/string.h>
@@ -34,6 +35,9 @@ static void profil_probe_exit(void *data, struct task_struct *task)
 		profil_session_exit(task);
 }
 
+/* The lifecycle probes stay registered while the module is loaded. */
+#define PROFIL_LIFECYCLE_PROBES	3
+
 static struct profil_probe {
 	const char *name;
 	void *func;
@@ -42,8 +46,53 @@ static struct profil_probe {
 	{ .name = "sched_process_fork", .func = profil_probe_fork },
 	{ .name = "sched_process_exec", .func = profil_probe_exec },
 	{ .name = "sched_process_exit", .func = profil_probe_exit },
+	/* Registered only while a session uses the scheduler-tick clock. */
 	{ .name = "sched_stat_runtime", .func = profil_tick_runtime },
 };
+
+static struct profil_probe *const profil_tick_probe =
+	&profil_probes[PROFIL_LIFECYCLE_PROBES];
+
+/* Sessions on the scheduler-tick clock; the probe is on while non-zero. */
+static DEFINE_MUTEX(profil_tick_mutex);
+static unsigned int profil_tick_users;
+
+/**
+ * profil_tick_clock_get() - a session starts using the scheduler tick
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int profil_tick_clock_get(void)
+{
+	int err = 0;
+
+	mutex_lock(&profil_tick_mutex);
+	if (!profil_tick_users)
+		err = tracepoint_probe_register(profil_tick_probe->tp,
+						profil_tick_probe->func, NULL);
+	if (!err)
+		profil_tick_users++;
+	mutex_unlock(&profil_tick_mutex);
+	return err;
+}
+
+/**
+ * profil_tick_clock_put() - a session stops using the scheduler tick
+ *
+ * Unprofiled tasks pay for the probe on every update_curr(), so it goes as
+ * soon as no session needs it.
+ *
+ * Context: process context, may sleep.
+ */
+void profil_tick_clock_put(void)
+{
+	mutex_lock(&profil_tick_mutex);
+	if (!--profil_tick_users)
+		tracepoint_probe_unregister(profil_tick_probe->tp,
+					    profil_tick_probe->func, NULL);
+	mutex_unlock(&profil_tick_mutex);
+}
 
 static void profil_find_tracepoint(struct tracepoint *tp, void *priv)
 {
@@ -72,9 +121,10 @@ int profil_lifecycle_init(void)
 		if (!profil_probes[i].tp) {
 			pr_err("tracepoint %s not found\n",
 			       profil_probes[i].name);
-			err = -ENOENT;
-			goto err_unregister;
+			return -ENOENT;
 		}
+	}
+	for (i = 0; i < PROFIL_LIFECYCLE_PROBES; i++) {
 		err = tracepoint_probe_register(profil_probes[i].tp,
 						profil_probes[i].func, NULL);
 		if (err)
@@ -87,7 +137,8 @@ err_unregister:
 	return err;
 }
 
+/* No session is active, so the tick probe is off already. */
 void profil_lifecycle_exit(void)
 {
-	profil_unregister_probes(ARRAY_SIZE(profil_probes));
+	profil_unregister_probes(PROFIL_LIFECYCLE_PROBES);
 }

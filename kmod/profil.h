@@ -111,7 +111,9 @@ struct profil_thread {
  * @stats: tick accounting
  * @lock: protects the change of @state and @reason, @fault_addr; taken
  *	from tracepoint probes and task_work, never from the tick
- * @mutex: protects @threads and serialises changes of @params
+ * @mutex: protects @threads and @on_tick_clock, serialises changes of
+ *	@params
+ * @on_tick_clock: the session holds a profil_tick_clock_get() reference
  * @write_mutex: serialises deferred writes against stop and restart, so
  *	that nothing is written once a stop request has returned
  * @threads: list of struct profil_thread, RCU for lockless readers
@@ -133,6 +135,7 @@ struct profil_session {
 	struct mutex mutex;		/* threads, params changes */
 	struct mutex write_mutex;	/* deferred writes vs stop */
 	struct list_head threads;
+	bool on_tick_clock;
 	struct hlist_node hnode;
 	struct work_struct teardown_work;
 	struct rcu_work free_rwork;
@@ -171,6 +174,8 @@ void profil_deferred_write(struct callback_head *head);
 /* lifecycle.c */
 int profil_lifecycle_init(void);
 void profil_lifecycle_exit(void);
+int profil_tick_clock_get(void);
+void profil_tick_clock_put(void);
 
 /* netlink.c */
 int __init profil_netlink_init(void);

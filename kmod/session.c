@@ -155,6 +155,20 @@ static void profil_thread_detach(struct profil_thread *t)
 	kref_put(&t->ref, profil_thread_release);
 }
 
+/* Take or drop the scheduler-tick clock for @s. Caller holds s->mutex. */
+static int profil_session_use_tick(struct profil_session *s, bool use)
+{
+	int err = 0;
+
+	if (use && !s->on_tick_clock)
+		err = profil_tick_clock_get();
+	else if (!use && s->on_tick_clock)
+		profil_tick_clock_put();
+	if (!err)
+		s->on_tick_clock = use;
+	return err;
+}
+
 static void profil_session_teardown(struct work_struct *work)
 {
 	struct profil_session *s = container_of(work, struct profil_session,
@@ -164,6 +178,7 @@ static void profil_session_teardown(struct work_struct *work)
 	mutex_lock(&s->mutex);
 	list_for_each_entry_safe(t, tmp, &s->threads, node)
 		profil_thread_detach(t);
+	profil_session_use_tick(s, false);
 	mutex_unlock(&s->mutex);
 
 	profil_netlink_notify_stopped(s);
@@ -404,6 +419,12 @@ static int profil_session_set_clocks(struct profil_session *s, u32 rate,
 	struct profil_thread *t;
 
 	profil_session_reap(s);
+	if (tick || published) {
+		int err = profil_session_use_tick(s, tick);
+
+		if (err)
+			return err;
+	}
 	list_for_each_entry(t, &s->threads, node) {
 		if (tick && t->event && published) {
 			profil_sampler_release(t->event);
@@ -478,6 +499,13 @@ int profil_session_start(struct task_struct *leader,
 	err = -ENOMEM;
 	if (!s)
 		goto out_put_old;
+	mutex_lock(&s->mutex);
+	err = profil_session_use_tick(s, profil_rides_tick(req->rate));
+	mutex_unlock(&s->mutex);
+	if (err) {
+		profil_session_put(s);
+		goto out_put_old;
+	}
 	__module_get(THIS_MODULE);
 
 	spin_lock(&profil_table_lock);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../selftests/profil/profil_nl.h"
@@ -61,102 +62,192 @@ static unsigned long calibrate(double ns)
 	return (unsigned long)(n * ns / t);
 }
 
-static double base_time(unsigned long n)
-{
-	double best = 1e300, t;
-	int i;
+/* One way of profiling the work: turn on, turn off, count samples. */
+struct profiler {
+	const char *name;
+	int (*start)(struct pnl *nl, unsigned int rate);
+	void (*stop)(struct pnl *nl);
+	uint64_t (*samples)(struct pnl *nl);
+};
 
-	for (i = 0; i < REPEATS; i++) {
-		t = timed_work(n);
-		if (t < best)
-			best = t;
-	}
-	return best;
-}
-
-static void report(const char *what, unsigned int rate, double base,
-		   double best, uint64_t samples)
-{
-	printf("# %-18s %6u Hz: %8lu samples, %+.3f%% time, %7.0f guest-ns/sample\n",
-	       what, rate, (unsigned long)samples, 100 * (best - base) / base,
-	       samples ? (best - base) / samples : 0.0);
-}
-
-static int bench_kmod(struct pnl *nl, unsigned int rate, unsigned long n,
-		      double base)
+static int kmod_start(struct pnl *nl, unsigned int rate)
 {
 	struct pnl_start req = {
 		.buf = (uintptr_t)hist, .bufsiz = sizeof(hist),
 		.offset = (uintptr_t)work, .scale = 0x10000, .rate = rate,
 	};
+
+	return pnl_start(nl, &req);
+}
+
+static void kmod_stop(struct pnl *nl)
+{
+	pnl_stop(nl, 0);
+}
+
+static uint64_t kmod_samples(struct pnl *nl)
+{
 	struct pnl_status st;
-	double best = 1e300, t;
+
+	return pnl_get(nl, 0, &st) ? 0 : st.stats[PROFIL_STAT_TICKS];
+}
+
+static int glibc_start(struct pnl *nl, unsigned int rate)
+{
+	return profil(hist, sizeof(hist), (uintptr_t)work, 0x10000);
+}
+
+static void glibc_stop(struct pnl *nl)
+{
+	/* NULL is glibc's off switch, though its prototype says nonnull. */
+	unsigned short *volatile off = NULL;
+
+	profil(off, 0, 0, 0);
+}
+
+static uint64_t glibc_samples(struct pnl *nl)
+{
+	return hist_sum();
+}
+
+static const struct profiler kmod = {
+	"profil.ko", kmod_start, kmod_stop, kmod_samples,
+};
+
+static const struct profiler glibc = {
+	"glibc profil()", glibc_start, glibc_stop, glibc_samples,
+};
+
+/*
+ * Runs with and without profiling, interleaved. The cost per sample is
+ * the difference of the fastest of each over the samples taken; the
+ * spread of the unprofiled runs over the samples bounds its error.
+ */
+static int bench(struct pnl *nl, const struct profiler *prof,
+		 unsigned int rate, double seconds)
+{
+	unsigned long n = calibrate(seconds * 1e9);
+	double base = 1e300, base_max = 0, best = 1e300, t;
 	uint64_t samples = 0;
 	int i, err;
 
 	for (i = 0; i < REPEATS; i++) {
+		t = timed_work(n);
+		base = t < base ? t : base;
+		base_max = t > base_max ? t : base_max;
+
 		memset(hist, 0, sizeof(hist));
-		err = pnl_start(nl, &req);
+		err = prof->start(nl, rate);
 		if (err)
 			return err;
 		t = timed_work(n);
-		pnl_stop(nl, 0);
-		err = pnl_get(nl, 0, &st);
-		if (err)
-			return err;
+		prof->stop(nl);
 		if (t < best) {
 			best = t;
-			samples = st.stats[PROFIL_STAT_TICKS];
+			samples = prof->samples(nl);
 		}
 	}
-	report("profil.ko", rate, base, best, samples);
+	printf("# %-15s %5u Hz, %4.1f s: %6lu samples, %+.4f%% time, %5.0f +- %4.0f guest-ns/sample\n",
+	       prof->name, rate, seconds, (unsigned long)samples,
+	       100 * (best - base) / base,
+	       samples ? (best - base) / samples : 0.0,
+	       samples ? (base_max - base) / samples : 0.0);
 	return 0;
 }
 
-static void bench_glibc(unsigned long n, double base)
+/*
+ * What an unprofiled program pays for the module being loaded: context
+ * switches (the scheduler-tick clock's probe) and fork/exit (the lifecycle
+ * probes), in a fixed amount of work.
+ */
+static double idle_pipe(void)
 {
-	/* NULL is glibc's off switch, though its prototype says nonnull. */
-	unsigned short *volatile off = NULL;
-	double best = 1e300, t;
-	uint64_t samples = 0;
+	int j, up[2], down[2];
+	char c = 0;
+	double t;
+	pid_t pid;
+
+	if (pipe(up) || pipe(down))
+		return -1;
+	t = now();
+	pid = fork();
+	if (!pid) {
+		close(down[1]);
+		close(up[0]);
+		while (read(down[0], &c, 1) == 1 && write(up[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	for (j = 0; j < 20000; j++)
+		if (write(down[1], &c, 1) != 1 || read(up[0], &c, 1) != 1)
+			return -1;
+	close(down[1]);
+	waitpid(pid, NULL, 0);
+	t = now() - t;
+	close(down[0]);
+	close(up[0]);
+	close(up[1]);
+	return t;
+}
+
+static double idle_fork(void)
+{
+	double t = now();
+	pid_t pid;
+	int j;
+
+	for (j = 0; j < 300; j++) {
+		pid = fork();
+		if (!pid)
+			_exit(0);
+		waitpid(pid, NULL, 0);
+	}
+	return now() - t;
+}
+
+static int bench_idle(void)
+{
+	double pipe_best = 1e300, fork_best = 1e300, t;
 	int i;
 
 	for (i = 0; i < REPEATS; i++) {
-		memset(hist, 0, sizeof(hist));
-		profil(hist, sizeof(hist), (uintptr_t)work, 0x10000);
-		t = timed_work(n);
-		profil(off, 0, 0, 0);
-		if (t < best) {
-			best = t;
-			samples = hist_sum();
-		}
+		t = idle_pipe();
+		if (t < 0)
+			return 1;
+		pipe_best = t < pipe_best ? t : pipe_best;
+		t = idle_fork();
+		fork_best = t < fork_best ? t : fork_best;
 	}
-	report("glibc profil()", 100, base, best, samples);
+	printf("# unprofiled: 20000 pipe round trips %.0f guest-ns, 300 fork+exit+wait %.0f guest-ns\n",
+	       pipe_best, fork_best);
+	return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	static const unsigned int rates[] = { 100, 1000, 10000 };
-	unsigned long n = calibrate(1e9);
-	double base = base_time(n);
+	/* Low rates take few samples: run longer to see their cost. */
+	static const struct { unsigned int rate; double seconds; } cases[] = {
+		{ 100, 6 }, { 250, 3 }, { 1000, 1 }, { 10000, 1 },
+	};
 	struct pnl nl;
 	unsigned int i;
 	int err;
 
-	printf("# work: %lu iterations, %.0f guest-ns unprofiled\n", n, base);
+	if (argc > 1 && !strcmp(argv[1], "--idle"))
+		return bench_idle();
 	err = pnl_open(&nl);
 	if (err) {
 		printf("# profil family: %s\n", strerror(-err));
 		return 1;
 	}
-	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
-		err = bench_kmod(&nl, rates[i], n, base);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err = bench(&nl, &kmod, cases[i].rate, cases[i].seconds);
 		if (err) {
 			printf("# start: %s %s\n", strerror(-err), nl.extack);
 			return 1;
 		}
 	}
-	bench_glibc(n, base);
+	bench(&nl, &glibc, 100, 2);
 	pnl_close(&nl);
 	return 0;
 }

@@ -492,7 +492,8 @@ TEST_F(nl, rate_follows_cpu_time)
 	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
 	EXPECT_EQ(variant->rate, st.rate);
 	expected = cpu * variant->rate;
-	EXPECT_GT(st.stats[PROFIL_STAT_TICKS], expected * 0.8);
+	/* A host that starves the vCPU makes the clock skip periods. */
+	EXPECT_GT(st.stats[PROFIL_STAT_TICKS], expected * 0.6);
 	EXPECT_LT(st.stats[PROFIL_STAT_TICKS], expected * 1.2 + 2);
 }
 
