@@ -295,15 +295,4 @@ static int pnl_get(struct pnl *nl, uint32_t pid, struct pnl_status *st)
 	return pnl_talk(nl, nlh, pnl_data_cb, &r);
 }
 
-/* The accounting identity every session must satisfy. */
-static uint64_t pnl_accounted(const struct pnl_status *st)
-{
-	return st->stats[PROFIL_STAT_IN_RANGE] +
-	       st->stats[PROFIL_STAT_OUT_OF_RANGE] +
-	       st->stats[PROFIL_STAT_SYSTEM_DROPPED] +
-	       st->stats[PROFIL_STAT_PENDING] +
-	       st->stats[PROFIL_STAT_DISCARDED] +
-	       st->stats[PROFIL_STAT_FAULTED];
-}
-
 #endif /* PROFIL_SELFTEST_NL_H */

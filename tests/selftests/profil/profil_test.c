@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Semantics of profil.ko through its netlink family: the counter index,
+ * Semantics of profil.ko through its netlink family (profil_test) and
+ * through libprofil (profil_test_lib): the counter index,
  * the classic on/off rules, exact tick accounting, fork, exec, faults,
  * the deferred write path, no signals, system-mode ticks, the rate,
  * permissions, stop, and unload with a live session.
@@ -16,7 +17,11 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#ifdef PROFIL_TEST_VIA_LIBPROFIL
+#include "profil_lib.h"
+#else
 #include "profil_nl.h"
+#endif
 
 #define RATE_FAST	1000
 /* Rates for each clock: at or below any HZ, and above any HZ. */
@@ -102,6 +107,17 @@ static void run_loop_threads(int n, double secs)
 	profil_loop_stop = 1;
 	for (i = 0; i < n; i++)
 		pthread_join(tids[i], NULL);
+}
+
+/* The accounting identity every session must satisfy. */
+static uint64_t pnl_accounted(const struct pnl_status *st)
+{
+	return st->stats[PROFIL_STAT_IN_RANGE] +
+	       st->stats[PROFIL_STAT_OUT_OF_RANGE] +
+	       st->stats[PROFIL_STAT_SYSTEM_DROPPED] +
+	       st->stats[PROFIL_STAT_PENDING] +
+	       st->stats[PROFIL_STAT_DISCARDED] +
+	       st->stats[PROFIL_STAT_FAULTED];
 }
 
 static uint64_t buf_sum(const uint16_t *buf, size_t nbins)
