@@ -150,9 +150,17 @@ check: deps
 		$(RESULTS)/guest.counts || rc=1; \
 	 rm -rf $(RESULTS); exit $$rc
 
+# The sample program the demo profiles: libprofil's complete example.
+DEMO_BIN := $(BUILD)/demo/demo
+
+$(DEMO_BIN): libprofil/examples/demo.c lib
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude/uapi \
+		-Ilibprofil $< libprofil/libprofil.a -lmnl -o $@
+
 demo: deps
 	@$(MAKE) all
-	@$(MAKE) guest-module selftests
+	@$(MAKE) guest-module selftests $(DEMO_BIN)
 	@rm -rf $(KSFT_INSTALL)
 	@$(MAKE) -s -C $(SELFTESTS) $(KSFT_VARS) install \
 		INSTALL_PATH=$(KSFT_INSTALL) >/dev/null

@@ -13,3 +13,13 @@ echo
 echo "== the generic netlink family answers (tests/selftests/profil/genl_family)"
 cd "$OUT/ksft"
 ./genl_family
+
+echo
+echo "== a program in three functions doing 50/30/20 % of the work"
+echo "   (libprofil/examples/demo.c), profiled by the kernel at 1000 Hz:"
+cd "$OUT"
+demo=${DEMO_BIN:-$TOP/build/demo/demo}
+PROFIL_HZ=1000 "$demo"
+echo
+echo "== gprof -b -p on the gmon.out it wrote"
+gprof -b -p "$demo" gmon.out
