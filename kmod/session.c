@@ -373,6 +373,7 @@ static struct profil_session *profil_session_alloc(struct task_struct *leader,
 	struct profil_params *params;
 	struct profil_session *s;
 	struct mm_struct *mm;
+	int err = -ENOMEM;
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	params = kmemdup(req, sizeof(*req), GFP_KERNEL);
@@ -384,6 +385,8 @@ static struct profil_session *profil_session_alloc(struct task_struct *leader,
 	if (mm)
 		mmgrab(mm);
 	task_unlock(leader);
+	/* A process that has exited and waits to be reaped. */
+	err = -ESRCH;
 	if (!mm)
 		goto err_free;
 
@@ -403,7 +406,7 @@ static struct profil_session *profil_session_alloc(struct task_struct *leader,
 err_free:
 	kfree(params);
 	kfree(s);
-	return NULL;
+	return ERR_PTR(err);
 }
 
 /*
@@ -496,8 +499,8 @@ int profil_session_start(struct task_struct *leader,
 	}
 
 	s = profil_session_alloc(leader, req);
-	err = -ENOMEM;
-	if (!s)
+	err = PTR_ERR_OR_ZERO(s);
+	if (err)
 		goto out_put_old;
 	mutex_lock(&s->mutex);
 	err = profil_session_use_tick(s, profil_rides_tick(req->rate));

@@ -771,6 +771,23 @@ TEST_F(nl, bad_input)
 	EXPECT_NE(0, self->nl.extack[0]);
 }
 
+/* A process that exited but is not reaped yet has nothing to profile. */
+TEST_F(nl, zombie_target_refused)
+{
+	struct pnl_start req = self->req;
+	siginfo_t info;
+	pid_t child = fork();
+
+	ASSERT_GE(child, 0);
+	if (!child)
+		_exit(0);
+	ASSERT_EQ(0, waitid(P_PID, child, &info, WEXITED | WNOWAIT));
+	req.pid = child;
+	EXPECT_EQ(-ESRCH, pnl_start(&self->nl, &req));
+	EXPECT_NE(0, self->nl.extack[0]);
+	waitpid(child, NULL, 0);
+}
+
 TEST_F(nl, status_of_unprofiled_process)
 {
 	struct pnl_status st;
