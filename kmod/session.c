@@ -367,6 +367,29 @@ static int profil_session_attach_all(struct profil_session *s,
 	return err;
 }
 
+/*
+ * The address space of @leader's process, mmgrab'd, or NULL. Taken from
+ * any thread: the group leader may have exited before the others.
+ */
+static struct mm_struct *profil_process_mm(struct task_struct *leader)
+{
+	struct mm_struct *mm = NULL;
+	struct task_struct *task;
+
+	rcu_read_lock();
+	for_each_thread(leader, task) {
+		task_lock(task);
+		mm = task->mm;
+		if (mm)
+			mmgrab(mm);
+		task_unlock(task);
+		if (mm)
+			break;
+	}
+	rcu_read_unlock();
+	return mm;
+}
+
 static struct profil_session *profil_session_alloc(struct task_struct *leader,
 						   const struct profil_params *req)
 {
@@ -380,12 +403,8 @@ static struct profil_session *profil_session_alloc(struct task_struct *leader,
 	if (!s || !params)
 		goto err_free;
 
-	task_lock(leader);
-	mm = leader->mm;
-	if (mm)
-		mmgrab(mm);
-	task_unlock(leader);
-	/* A process that has exited and waits to be reaped. */
+	/* No thread has one when the process has exited and awaits reaping. */
+	mm = profil_process_mm(leader);
 	err = -ESRCH;
 	if (!mm)
 		goto err_free;

@@ -788,6 +788,39 @@ TEST_F(nl, zombie_target_refused)
 	waitpid(child, NULL, 0);
 }
 
+static uint16_t leaderless_buf[4096];
+
+/* A process whose leader exited but whose threads run is profiled by PID. */
+TEST_F(nl, leaderless_process_by_pid)
+{
+	struct pnl_start req = self->req;
+	struct pnl_status st;
+	int status;
+	pid_t child;
+
+	profil_loop_stop = 0;
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child) {
+		pthread_t tid;
+
+		pthread_create(&tid, NULL, loop_thread, NULL);
+		pthread_exit(NULL);
+	}
+	usleep(200000);
+	req.pid = child;
+	req.buf = (uintptr_t)leaderless_buf;
+	req.bufsiz = sizeof(leaderless_buf);
+	ASSERT_EQ(0, pnl_start(&self->nl, &req)) TH_LOG("%s", self->nl.extack);
+	usleep(500000);
+	ASSERT_EQ(0, pnl_get(&self->nl, child, &st));
+	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
+	EXPECT_GT(st.stats[PROFIL_STAT_IN_RANGE], 0);
+	EXPECT_EQ(0, pnl_stop(&self->nl, child));
+	kill(child, SIGKILL);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+}
+
 TEST_F(nl, status_of_unprofiled_process)
 {
 	struct pnl_status st;
