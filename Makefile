@@ -8,11 +8,11 @@
 #   make demo             boot the guest, load the module, run $(DEMO_JOB)
 #   make bench            cost per sample and idle cost, under -icount
 #   make style            checkpatch, clang-format, sparse, W=1
-#   make install | clean
+#   make install | clean | distclean (also the debug kernel)
 #   make dkms-install | dkms-uninstall   [DKMS_KVER=release]
 #
-# Parameters: KDIR, KFLAVOUR, T, VCPUS, MEM, ACCEL, KCMDLINE, QEMU_ARGS,
-# TIMEOUT, GUEST_VMLINUZ/GUEST_MODDIR/GUEST_KDIR (Documentation/testing.rst).
+# Parameters: KDIR, KFLAVOUR (amd64, rt, debug), T, VCPUS, MEM, ACCEL,
+# KCMDLINE, QEMU_ARGS, TIMEOUT, MODULE, DEMO_JOB, GUEST_VMLINUZ/GUEST_MODDIR/GUEST_KDIR (Documentation/testing.rst).
 
 MAKEFLAGS += --no-print-directory
 
@@ -27,6 +27,18 @@ GUEST_KVER = $(eval GUEST_KVER := $$(shell BUILD=$(BUILD) KFLAVOUR=$(KFLAVOUR) \
 GUEST_KDIR ?= /usr/src/linux-headers-$(GUEST_KVER)
 HOST_KDIR  := /lib/modules/$(shell uname -r)/build
 KDIR	   ?= $(if $(wildcard $(HOST_KDIR)/Makefile),$(HOST_KDIR),$(GUEST_KDIR))
+
+# KFLAVOUR=debug: the kernel scripts/debug-kernel.sh builds from
+# linux-source-6.1 (KASAN, lockdep, kmemleak; 9p built in).
+DEBUG_KDIR := $(BUILD)/debug/linux
+ifeq ($(KFLAVOUR),debug)
+GUEST_KDIR    := $(DEBUG_KDIR)
+GUEST_VMLINUZ := $(DEBUG_KDIR)/arch/x86/boot/bzImage
+GUEST_MODDIR  := none
+GUEST_KVER     = $(eval GUEST_KVER := $$(shell $(MAKE) -s -C $(DEBUG_KDIR) \
+		 kernelrelease 2>/dev/null))$(GUEST_KVER)
+endif
+NEED_DEBUG_KERNEL = $(if $(filter $(DEBUG_KDIR),$(KDIR) $(GUEST_KDIR)),debug-kernel)
 
 KSRC	     := $(BUILD)/ksrc
 KSFT_DIR     := $(KSRC)/tools/testing/selftests
@@ -70,7 +82,7 @@ CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 
 .PHONY: all module lib cli deps guest-module ksrc selftests unit check \
 	check-unit check-guest run-unit run-guest demo bench style format \
-	install dkms-install dkms-uninstall clean
+	install dkms-install dkms-uninstall debug-kernel clean distclean
 
 all: module lib cli
 
@@ -79,12 +91,16 @@ deps:
 	 $(if $(filter command line environment,$(origin GUEST_KDIR)),GUEST_KDIR=$(GUEST_KDIR)) \
 	 $(TOP)/scripts/install-deps.sh
 
-module:
+module: $(NEED_DEBUG_KERNEL)
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
 
 # The module the guest loads is always built against the guest's headers.
-guest-module:
+guest-module: $(NEED_DEBUG_KERNEL)
 	$(MAKE) -C $(GUEST_KDIR) M=$(TOP) modules
+
+# Build (or find up to date) the debug guest kernel; long the first time.
+debug-kernel:
+	@BUILD=$(BUILD) $(TOP)/scripts/debug-kernel.sh >/dev/null
 
 lib:
 ifneq ($(wildcard libprofil/Makefile),)
@@ -251,4 +267,10 @@ ifneq ($(wildcard cli/Makefile),)
 	$(MAKE) -C cli clean
 endif
 	$(MAKE) -C tests/unit BUILD=$(BUILD) clean
+	@# The debug kernel takes long to build: only distclean removes it.
+	@if [ -d $(BUILD) ]; then find $(BUILD) -mindepth 1 -maxdepth 1 \
+		! -name debug -exec rm -rf {} +; fi
+	@rmdir $(BUILD) 2>/dev/null || true
+
+distclean: clean
 	rm -rf $(BUILD)

@@ -46,7 +46,7 @@ eval "$("$TOP/scripts/guest-kernel.sh" fetch)"
 mkdir -p "$QDIR"
 
 # The initramfs: busybox, /init and the modules 9p needs, in load order.
-# Modules missing from MODDIR are taken to be built in.
+# Modules missing from MODDIR (or no MODDIR: "none") count as built in.
 build_initrd()
 {
 	local out=$1 st m f
@@ -57,7 +57,8 @@ build_initrd()
 	cp "$TOP/tests/qemu/init" "$st/init"
 	for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev \
 		 virtio_pci netfs fscache 9pnet 9pnet_virtio 9p; do
-		f=$(find "${MODDIR:-/nonexistent}" -name "$m.ko" 2>/dev/null | head -1)
+		[ -d "${MODDIR:-}" ] || continue
+		f=$(find "$MODDIR" -name "$m.ko" | head -1)
 		[ -n "$f" ] || continue
 		cp "$f" "$st/modules/"
 		echo "$m" >>"$st/modules/order"
