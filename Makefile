@@ -12,7 +12,8 @@
 #   make dkms-install | dkms-uninstall   [DKMS_KVER=release]
 #
 # Parameters: KDIR, KFLAVOUR (amd64, rt, debug), T, VCPUS, MEM, ACCEL,
-# KCMDLINE, QEMU_ARGS, TIMEOUT, MODULE, DEMO_JOB, GUEST_VMLINUZ/GUEST_MODDIR/GUEST_KDIR (Documentation/testing.rst).
+# KCMDLINE, QEMU_ARGS, TIMEOUT, MODULE, DEMO_JOB, GUEST_VMLINUZ,
+# GUEST_MODDIR, GUEST_KDIR (Documentation/testing.rst).
 
 MAKEFLAGS += --no-print-directory
 
