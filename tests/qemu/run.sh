@@ -161,5 +161,9 @@ if [ -z "$verdict" ]; then
 	echo "$p $((f + 1)) $s" >"$RUN/counts"
 	verdict=fail
 fi
+if [ "$verdict" != pass ]; then
+	echo "# guest failures:"
+	grep -E '^(# )*not ok' "$RUN/tap.log" | sed 's/^\(# \)*/#   /' || true
+fi
 [ -z "$COUNTS" ] || cp "$RUN/counts" "$COUNTS"
 [ "$verdict" = pass ]
