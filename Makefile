@@ -155,10 +155,14 @@ check-guest:
 	 $(TOP)/scripts/totals.sh $(RESULTS)/guest.counts || rc=1; \
 	 rm -rf $(RESULTS); exit $$rc
 
-# T=name: only that guest test program, no unit tests.
+# T=name: only that guest test program, no unit tests. A build failure
+# still ends with a totals line.
 check: deps
-	@$(MAKE) all
-	@$(MAKE) guest-module selftests $(if $(T),,unit)
+	@if ! { $(MAKE) all && \
+		$(MAKE) guest-module selftests $(if $(T),,unit); }; then \
+		echo "# build failed"; echo "0 passed, 1 failed, 0 skipped"; \
+		exit 1; \
+	 fi
 	@rm -f $(RESULTS)/*.counts
 	@rc=0; \
 	 $(if $(T),,$(MAKE) run-unit || rc=1;) \
