@@ -7,6 +7,7 @@
 #   make check-unit | check-guest
 #   make demo             boot the guest, load the module, run $(DEMO_JOB)
 #   make bench            cost per sample and idle cost, under -icount
+#   make fuzz             nl_fuzz with PROFIL_FUZZ_N (10^6) messages
 #   make style            checkpatch, clang-format, sparse, W=1
 #   make install | clean | distclean (also the debug kernel)
 #   make dkms-install | dkms-uninstall   [DKMS_KVER=release]
@@ -207,6 +208,29 @@ bench: deps guest-module $(BENCH_BIN)
 		QEMU_ARGS='-icount shift=0,sleep=off $(QEMU_ARGS)' \
 		RUN_NAME=bench TAP_PREFIX= \
 		$(TOP)/tests/qemu/run.sh $(TOP)/tests/bench/run.sh
+
+# The netlink fuzzer at length (tests/selftests/profil/nl_fuzz.c):
+# PROFIL_FUZZ_N messages, PROFIL_FUZZ_SEED (empty: nl_fuzz's fixed seed).
+PROFIL_FUZZ_N ?= 1000000
+PROFIL_FUZZ_SEED ?=
+FUZZ_SECS = $(shell echo $$(( $(PROFIL_FUZZ_N) / 200 + 120 )))
+
+.PHONY: fuzz
+fuzz: deps
+	@$(MAKE) guest-module selftests
+	@mkdir -p $(RESULTS)
+	@rm -rf $(KSFT_INSTALL)
+	@$(MAKE) -s -C $(SELFTESTS) $(KSFT_VARS) install \
+		INSTALL_PATH=$(KSFT_INSTALL) >/dev/null
+	@echo timeout=$(FUZZ_SECS) >$(KSFT_INSTALL)/settings
+	@printf '#!/bin/sh\nPROFIL_FUZZ_N=%s PROFIL_FUZZ_SEED=%s exec "$$OUT/ksft/nl_fuzz"\n' \
+		'$(PROFIL_FUZZ_N)' '$(PROFIL_FUZZ_SEED)' >$(RESULTS)/nl_fuzz_long
+	@chmod +x $(RESULTS)/nl_fuzz_long
+	@rc=0; $(QEMU_ENV) COUNTS=$(RESULTS)/guest.counts RUN_NAME=fuzz \
+		TIMEOUT=$$(( $(FUZZ_SECS) + 120 )) \
+		$(TOP)/tests/qemu/run.sh $(RESULTS)/nl_fuzz_long || rc=1; \
+	 $(TOP)/scripts/totals.sh $(RESULTS)/guest.counts || rc=1; \
+	 rm -rf $(RESULTS); exit $$rc
 
 # Style gates; every one runs, any finding fails.
 style: $(KSRC)/.stamp
