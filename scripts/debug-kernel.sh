@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build the debug guest kernel from Debian's linux-source-6.1: x86_64
-# allnoconfig plus tests/qemu/debug.config (KASAN, lockdep, kmemleak, ...),
-# in $BUILD/debug/linux. The tree doubles as the KDIR profil.ko is built
+# allnoconfig plus tests/qemu/debug.config (KASAN, lockdep, kmemleak, ...)
+# and tests/selftests/profil/config, in $BUILD/debug/linux. The tree doubles as the KDIR profil.ko is built
 # against. Prints KVER=, VMLINUZ=, KDIR= lines. Idempotent: rebuilds only
 # when the fragment changes or the image is missing.
 #
@@ -14,7 +14,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 DIR=$BUILD/debug
 SRC=$DIR/linux
-FRAG=$TOP/tests/qemu/debug.config
+FRAG=$DIR/fragment.config
 JOBS=${JOBS:-$(nproc)}
 tarball=/usr/src/linux-source-6.1.tar.xz
 
@@ -40,6 +40,9 @@ fi
 
 kmake() { nice -n 10 make -C "$SRC" ARCH=x86_64 "$@"; }
 
+# Our fragment plus what the kselftests declare they need.
+cat "$TOP/tests/qemu/debug.config" "$TOP/tests/selftests/profil/config" >"$FRAG"
+
 img=$SRC/arch/x86/boot/bzImage
 if [ ! -s "$img" ] || ! cmp -s "$FRAG" "$DIR/debug.config.built"; then
 	echo "debug-kernel: configuring and building (-j$JOBS)" >&2
@@ -54,7 +57,7 @@ if [ ! -s "$img" ] || ! cmp -s "$FRAG" "$DIR/debug.config.built"; then
 			bad=1
 		fi
 	done <"$FRAG"
-	[ "$bad" = 0 ] || die "fix $FRAG"
+	[ "$bad" = 0 ] || die "fix tests/qemu/debug.config"
 	kmake -s -j"$JOBS" >&2
 	cp "$FRAG" "$DIR/debug.config.built"
 fi
