@@ -5,8 +5,9 @@
  *
  * Requests run in the sender's process context, so "the caller" is
  * current. Profiling one's own process needs no privilege, as the BSD
- * system call; a request naming another process needs the access that
- * ptrace's PTRACE_MODE_READ_REALCREDS would grant (perf_event_open's rule).
+ * system call. Status and stop of another process need the access that
+ * ptrace's PTRACE_MODE_READ_REALCREDS would grant (perf_event_open's
+ * rule); starting another process needs CAP_SYS_PTRACE over it.
  * The family lives in the initial network namespace only.
  */
 #include <linux/cred.h>
@@ -75,6 +76,24 @@ static bool profil_may_access(struct task_struct *task)
 	ok = !mm || get_dumpable(mm) == SUID_DUMP_USER ||
 	     ns_capable(mm->user_ns, CAP_SYS_PTRACE);
 	task_unlock(task);
+	return ok;
+}
+
+/*
+ * Starting another process lets the caller add to counters at addresses of
+ * its choosing in that process: write access, which an LSM (Yama's
+ * ptrace_scope, say) may deny to a same-user ptracer. With no LSM hook
+ * available to modules, it takes CAP_SYS_PTRACE over the target.
+ */
+static bool profil_may_write(struct task_struct *task)
+{
+	bool ok;
+
+	if (same_thread_group(task, current))
+		return true;
+	rcu_read_lock();
+	ok = ns_capable(__task_cred(task)->user_ns, CAP_SYS_PTRACE);
+	rcu_read_unlock();
 	return ok;
 }
 
@@ -221,6 +240,12 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 	task = profil_nl_target(info);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
+	if (!profil_may_write(task)) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[PROFIL_ATTR_PID],
+				    "starting another process needs CAP_SYS_PTRACE");
+		err = -EPERM;
+		goto out;
+	}
 
 	if (!req.buf || !req.scale) {
 		profil_nl_stop_task(task, req.buf ? PROFIL_STOP_SCALE0 :
@@ -379,6 +404,11 @@ static struct genl_family profil_family __ro_after_init = {
 	.name = PROFIL_GENL_NAME,
 	.version = PROFIL_GENL_VERSION,
 	.maxattr = PROFIL_ATTR_MAX,
+	/*
+	 * Sessions have locks of their own; a STOP waiting for a write that
+	 * faults on a slow file must not hold up every other family.
+	 */
+	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.ops = profil_ops,
 	.n_ops = ARRAY_SIZE(profil_ops),

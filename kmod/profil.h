@@ -29,7 +29,8 @@ struct task_struct;
 
 /*
  * Parameters of one start request. Immutable once published: a restart
- * publishes a new copy with RCU, so the tick sees all of one or the other.
+ * publishes a new copy with RCU, so the tick sees all of one or the other,
+ * and waits for a grace period before freeing the old one.
  */
 struct profil_params {
 	u64 buf;
@@ -39,7 +40,6 @@ struct profil_params {
 	u32 rate;
 	u32 flags;
 	u32 generation;
-	struct rcu_head rcu;
 };
 
 /* Tick accounting; see enum profil_stat. Updated from interrupt context. */

@@ -71,6 +71,30 @@ static bool profil_counter_add_nofault(u64 addr)
 }
 
 /*
+ * Queue @t's deferred write on current. The scheduler-tick clock may hold
+ * a record that is being reaped (its references gone, its memory kept by
+ * RCU), and the module may be on its way out: then nothing is queued.
+ */
+static bool profil_defer_queue(struct profil_thread *t)
+{
+	if (!kref_get_unless_zero(&t->ref))
+		return false;
+	if (!try_module_get(THIS_MODULE))
+		goto err_put;
+	/* Fails past exit_task_work(): nothing would run it. */
+	if (task_work_add(current, &t->twork, TWA_RESUME))
+		goto err_module;
+	t->work_queued = true;
+	return true;
+
+err_module:
+	module_put(THIS_MODULE);
+err_put:
+	kref_put(&t->ref, profil_thread_release);
+	return false;
+}
+
+/*
  * Record a tick whose counter could not be written from the tick. Runs in
  * hard interrupt context with current == t->task.
  */
@@ -99,19 +123,11 @@ static void profil_defer(struct profil_thread *t, u64 addr, u32 generation)
 		atomic64_inc(&st->discarded);
 		goto unlock;
 	}
-	if (!t->work_queued) {
-		kref_get(&t->ref);
-		__module_get(THIS_MODULE);
-		if (task_work_add(current, &t->twork, TWA_RESUME)) {
-			/* Past exit_task_work(): nothing will run it. */
-			module_put(THIS_MODULE);
-			kref_put(&t->ref, profil_thread_release);
-			if (!slot->count)
-				t->nr_pending--;
-			atomic64_inc(&st->discarded);
-			goto unlock;
-		}
-		t->work_queued = true;
+	if (!t->work_queued && !profil_defer_queue(t)) {
+		if (!slot->count)
+			t->nr_pending--;
+		atomic64_inc(&st->discarded);
+		goto unlock;
 	}
 	slot->count++;
 	atomic64_inc(&st->deferred);

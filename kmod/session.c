@@ -486,9 +486,38 @@ static int profil_session_restart(struct profil_session *s,
 	mutex_lock(&s->write_mutex);
 	rcu_assign_pointer(s->params, params);
 	mutex_unlock(&s->write_mutex);
+	/* Ticks still using the old buffer finish before the caller goes on. */
+	synchronize_rcu();
 	profil_session_set_clocks(s, params->rate, true);
-	kfree_rcu(old, rcu);
+	kfree(old);
 	return 0;
+}
+
+/*
+ * The process may have exited, or exec'd, between the moment its address
+ * space was taken and the session's insertion, when the exit and exec
+ * probes could not see the session yet. Their probes run after the group's
+ * live count drops and after the new mm is in place; the barrier pairs
+ * with theirs (atomic_dec_and_test(), task_unlock()): either they see the
+ * session or this sees them.
+ */
+static void profil_session_check_gone(struct profil_session *s,
+				      struct task_struct *leader)
+{
+	struct mm_struct *mm;
+
+	/* Pairs with the exit and exec paths, as above. */
+	smp_mb();
+	if (!atomic_read(&leader->signal->live)) {
+		profil_session_stop(s, PROFIL_STOP_EXIT, 0);
+		profil_table_remove(s);
+		return;
+	}
+	mm = profil_process_mm(leader);
+	if (mm != s->mm)
+		profil_session_stop(s, PROFIL_STOP_EXEC, 0);
+	if (mm)
+		mmdrop(mm);
 }
 
 /**
@@ -521,14 +550,15 @@ int profil_session_start(struct task_struct *leader,
 	err = PTR_ERR_OR_ZERO(s);
 	if (err)
 		goto out_put_old;
+	/* An active session pins the module; refused once unloading began. */
+	err = -ENODEV;
+	if (!try_module_get(THIS_MODULE))
+		goto err_put_new;
 	mutex_lock(&s->mutex);
 	err = profil_session_use_tick(s, profil_rides_tick(req->rate));
 	mutex_unlock(&s->mutex);
-	if (err) {
-		profil_session_put(s);
-		goto out_put_old;
-	}
-	__module_get(THIS_MODULE);
+	if (err)
+		goto err_module;
 
 	spin_lock(&profil_table_lock);
 	hash_add_rcu(profil_table, &s->hnode, (unsigned long)s->tgid);
@@ -539,12 +569,20 @@ int profil_session_start(struct task_struct *leader,
 	if (err) {
 		profil_session_stop_sync(s, PROFIL_STOP_REQUEST);
 		profil_table_remove(s);
+		goto out_put_old;
 	}
+	profil_session_check_gone(s, leader);
 out_put_old:
 	if (old)
 		profil_session_put(old);
 	mutex_unlock(&profil_start_mutex);
 	return err;
+
+err_module:
+	module_put(THIS_MODULE);
+err_put_new:
+	profil_session_put(s);
+	goto out_put_old;
 }
 
 /* What a newly cloned task needs to join profiling. */
@@ -616,14 +654,16 @@ void profil_session_fork(struct task_struct *parent, struct task_struct *child)
 		a->params.generation = 0;
 	}
 	init_task_work(&a->twork, profil_attach_run);
-	__module_get(THIS_MODULE);
+	if (!try_module_get(THIS_MODULE))
+		goto unlock_put;
 	if (task_work_add(child, &a->twork, TWA_RESUME)) {
 		module_put(THIS_MODULE);
-		if (a->session)
-			profil_session_put(a->session);
-		goto unlock_free;
+		goto unlock_put;
 	}
 	a = NULL;
+unlock_put:
+	if (a && a->session)
+		profil_session_put(a->session);
 unlock_free:
 	kfree(a);
 unlock:

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -710,6 +711,7 @@ TEST_F(nl, other_users_process_refused)
 		struct pnl_start req = self->req;
 		struct pnl_status st;
 		struct pnl nl;
+		int ret;
 
 		if (setgid(65534) || setuid(65534) || pnl_open(&nl))
 			_exit(40);
@@ -724,7 +726,24 @@ TEST_F(nl, other_users_process_refused)
 		req.pid = 0;
 		if (pnl_start(&nl, &req) || pnl_stop(&nl, 0))
 			_exit(44);
-		_exit(0);
+		/*
+		 * Its own user's process: status and stop read, but start
+		 * writes into it and takes CAP_SYS_PTRACE.
+		 */
+		prctl(PR_SET_DUMPABLE, 1);	/* setuid() cleared it */
+		req.pid = fork();
+		if (!req.pid) {
+			pause();
+			_exit(0);
+		}
+		ret = 0;
+		if (pnl_get(&nl, req.pid, &st) != -ENOENT ||
+		    pnl_stop(&nl, req.pid))
+			ret = 45;
+		else if (pnl_start(&nl, &req) != -EPERM || !nl.extack[0])
+			ret = 46;
+		kill(req.pid, SIGKILL);
+		_exit(ret);
 	}
 	ASSERT_EQ(intruder, waitpid(intruder, &status, 0));
 	kill(target, SIGKILL);
