@@ -137,8 +137,8 @@ enum profil_attr {
  * @PROFIL_STAT_SYSTEM_DROPPED: ticks in kernel mode, not charged.
  * @PROFIL_STAT_SYSTEM_CHARGED: ticks in kernel mode charged to the user PC
  *	(a subset of the other categories, not a category of its own).
- * @PROFIL_STAT_DEFERRED: ticks whose write was finished on return to user
- *	mode (a subset of IN_RANGE, FAULTED and DISCARDED).
+ * @PROFIL_STAT_DEFERRED: ticks whose write was left for the return to
+ *	user mode (a subset of IN_RANGE, PENDING, FAULTED and DISCARDED).
  * @PROFIL_STAT_PENDING: deferred ticks not yet written.
  * @PROFIL_STAT_DISCARDED: deferred ticks dropped because profiling stopped
  *	or was restarted before they could be written.
