@@ -36,7 +36,7 @@ static void profil_probe_exit(void *data, struct task_struct *task)
 }
 
 /* The lifecycle probes stay registered while the module is loaded. */
-#define PROFIL_LIFECYCLE_PROBES	3
+#define PROFIL_LIFECYCLE_PROBES 3
 
 static struct profil_probe {
 	const char *name;

@@ -26,24 +26,24 @@ enum profil_nl_groups {
 };
 
 static const struct nla_policy profil_start_policy[PROFIL_ATTR_MAX + 1] = {
-	[PROFIL_ATTR_PAD]	 = { .type = NLA_REJECT },
-	[PROFIL_ATTR_PID]	 = NLA_POLICY_MIN(NLA_U32, 1),
-	[PROFIL_ATTR_BUF]	 = { .type = NLA_U64 },
-	[PROFIL_ATTR_BUFSIZ]	 = { .type = NLA_U64 },
-	[PROFIL_ATTR_OFFSET]	 = { .type = NLA_U64 },
-	[PROFIL_ATTR_SCALE]	 = { .type = NLA_U32 },
-	[PROFIL_ATTR_RATE]	 = NLA_POLICY_RANGE(NLA_U32, PROFIL_RATE_MIN,
-						    PROFIL_RATE_MAX),
-	[PROFIL_ATTR_FLAGS]	 = NLA_POLICY_MASK(NLA_U32, PROFIL_F_ALL),
-	[PROFIL_ATTR_STATE]	 = { .type = NLA_REJECT },
-	[PROFIL_ATTR_REASON]	 = { .type = NLA_REJECT },
+	[PROFIL_ATTR_PAD] = { .type = NLA_REJECT },
+	[PROFIL_ATTR_PID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[PROFIL_ATTR_BUF] = { .type = NLA_U64 },
+	[PROFIL_ATTR_BUFSIZ] = { .type = NLA_U64 },
+	[PROFIL_ATTR_OFFSET] = { .type = NLA_U64 },
+	[PROFIL_ATTR_SCALE] = { .type = NLA_U32 },
+	[PROFIL_ATTR_RATE] =
+		NLA_POLICY_RANGE(NLA_U32, PROFIL_RATE_MIN, PROFIL_RATE_MAX),
+	[PROFIL_ATTR_FLAGS] = NLA_POLICY_MASK(NLA_U32, PROFIL_F_ALL),
+	[PROFIL_ATTR_STATE] = { .type = NLA_REJECT },
+	[PROFIL_ATTR_REASON] = { .type = NLA_REJECT },
 	[PROFIL_ATTR_FAULT_ADDR] = { .type = NLA_REJECT },
-	[PROFIL_ATTR_STATS]	 = { .type = NLA_REJECT },
+	[PROFIL_ATTR_STATS] = { .type = NLA_REJECT },
 };
 
 static const struct nla_policy profil_target_policy[PROFIL_ATTR_PID + 1] = {
-	[PROFIL_ATTR_PAD]	 = { .type = NLA_REJECT },
-	[PROFIL_ATTR_PID]	 = NLA_POLICY_MIN(NLA_U32, 1),
+	[PROFIL_ATTR_PAD] = { .type = NLA_REJECT },
+	[PROFIL_ATTR_PID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
 static struct genl_family profil_family;
@@ -61,8 +61,7 @@ static bool profil_may_access(struct task_struct *task)
 	rcu_read_lock();
 	tcred = __task_cred(task);
 	ok = (uid_eq(cred->uid, tcred->euid) &&
-	      uid_eq(cred->uid, tcred->suid) &&
-	      uid_eq(cred->uid, tcred->uid) &&
+	      uid_eq(cred->uid, tcred->suid) && uid_eq(cred->uid, tcred->uid) &&
 	      gid_eq(cred->gid, tcred->egid) &&
 	      gid_eq(cred->gid, tcred->sgid) &&
 	      gid_eq(cred->gid, tcred->gid)) ||
@@ -134,9 +133,9 @@ static struct task_struct *profil_nl_target(struct genl_info *info)
 
 static size_t profil_nl_msg_size(void)
 {
-	return nla_total_size(sizeof(u32)) * 6 +	/* PID .. REASON */
-	       nla_total_size_64bit(sizeof(u64)) * 4 +	/* BUF .. FAULT_ADDR */
-	       nla_total_size(0) +			/* STATS */
+	return nla_total_size(sizeof(u32)) * 6 + /* PID .. REASON */
+	       nla_total_size_64bit(sizeof(u64)) * 4 + /* BUF .. FAULT_ADDR */
+	       nla_total_size(0) + /* STATS */
 	       nla_total_size_64bit(sizeof(u64)) * PROFIL_STAT_MAX;
 }
 
@@ -232,8 +231,9 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 	req.bufsiz = nla_get_u64(attrs[PROFIL_ATTR_BUFSIZ]);
 	req.offset = nla_get_u64(attrs[PROFIL_ATTR_OFFSET]);
 	req.scale = nla_get_u32(attrs[PROFIL_ATTR_SCALE]);
-	req.rate = attrs[PROFIL_ATTR_RATE] ?
-		   nla_get_u32(attrs[PROFIL_ATTR_RATE]) : PROFIL_RATE_DEFAULT;
+	req.rate = PROFIL_RATE_DEFAULT;
+	if (attrs[PROFIL_ATTR_RATE])
+		req.rate = nla_get_u32(attrs[PROFIL_ATTR_RATE]);
 	if (attrs[PROFIL_ATTR_FLAGS])
 		req.flags = nla_get_u32(attrs[PROFIL_ATTR_FLAGS]);
 
@@ -242,7 +242,7 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 		return PTR_ERR(task);
 	if (!profil_may_write(task)) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[PROFIL_ATTR_PID],
-				    "starting another process needs CAP_SYS_PTRACE");
+				    "needs CAP_SYS_PTRACE over the process");
 		err = -EPERM;
 		goto out;
 	}
@@ -331,8 +331,7 @@ static int profil_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 	for (prev = pos; (s = profil_session_next(&pos)); prev = pos) {
 		if (profil_nl_visible(s))
-			err = profil_nl_fill(skb, s,
-					     NETLINK_CB(cb->skb).portid,
+			err = profil_nl_fill(skb, s, NETLINK_CB(cb->skb).portid,
 					     cb->nlh->nlmsg_seq, NLM_F_MULTI,
 					     PROFIL_CMD_GET);
 		profil_session_put(s);

@@ -56,12 +56,12 @@ struct profil_stats {
 };
 
 /* Writes that could not be done in the tick, finished on return to user. */
-#define PROFIL_PENDING_SLOTS	8
+#define PROFIL_PENDING_SLOTS 8
 
 struct profil_pending {
-	u64 addr;		/* user address of the u16 counter */
-	u32 generation;		/* params generation the index was computed for */
-	u32 count;		/* ticks to add */
+	u64 addr; /* user address of the u16 counter */
+	u32 generation; /* params generation the index was computed for */
+	u32 count; /* ticks to add */
 };
 
 /**
@@ -131,9 +131,9 @@ struct profil_session {
 	int reason;
 	u64 fault_addr;
 	struct profil_stats stats;
-	spinlock_t lock;		/* state changes, from any context */
-	struct mutex mutex;		/* threads, params changes */
-	struct mutex write_mutex;	/* deferred writes vs stop */
+	spinlock_t lock; /* state changes, from any context */
+	struct mutex mutex; /* threads, params changes */
+	struct mutex write_mutex; /* deferred writes vs stop */
 	struct list_head threads;
 	bool on_tick_clock;
 	struct hlist_node hnode;

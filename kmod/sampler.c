@@ -27,7 +27,7 @@
 #include "profil.h"
 
 /* Retries of the locked add before a plain one; contention is rare. */
-#define PROFIL_CMPXCHG_TRIES	16
+#define PROFIL_CMPXCHG_TRIES 16
 
 /*
  * Add @count to the u16 counter at @addr. The add is a locked cmpxchg, so
@@ -159,8 +159,8 @@ static void profil_sample(struct profil_thread *t,
 		atomic64_inc(&st->system_charged);
 	}
 
-	if (!profil_pc_to_index(instruction_pointer(regs), p->offset,
-				p->scale, p->bufsiz, &idx)) {
+	if (!profil_pc_to_index(instruction_pointer(regs), p->offset, p->scale,
+				p->bufsiz, &idx)) {
 		atomic64_inc(&st->out_of_range);
 		return;
 	}
@@ -245,8 +245,8 @@ void profil_tick_runtime(void *data, struct task_struct *task, u64 runtime,
  */
 void profil_deferred_write(struct callback_head *head)
 {
-	struct profil_thread *t = container_of(head, struct profil_thread,
-					       twork);
+	struct profil_thread *t =
+		container_of(head, struct profil_thread, twork);
 	struct profil_pending todo[PROFIL_PENDING_SLOTS];
 	struct profil_session *s = t->session;
 	struct profil_stats *st = &s->stats;

@@ -21,7 +21,7 @@
 
 #include "profil.h"
 
-#define PROFIL_TABLE_BITS	8
+#define PROFIL_TABLE_BITS 8
 
 /* The session table: writers hold profil_table_lock, readers use RCU. */
 static DEFINE_HASHTABLE(profil_table, PROFIL_TABLE_BITS);
@@ -41,10 +41,10 @@ static struct workqueue_struct *profil_wq;
 
 static void profil_session_free_work(struct work_struct *work)
 {
-	struct profil_session *s = container_of(to_rcu_work(work),
-						struct profil_session,
-						free_rwork);
+	struct rcu_work *rwork = to_rcu_work(work);
+	struct profil_session *s;
 
+	s = container_of(rwork, struct profil_session, free_rwork);
 	kfree(rcu_dereference_protected(s->params, true));
 	mmdrop(s->mm);
 	put_pid(s->tgid);
@@ -53,8 +53,8 @@ static void profil_session_free_work(struct work_struct *work)
 
 static void profil_session_release(struct kref *ref)
 {
-	struct profil_session *s = container_of(ref, struct profil_session,
-						ref);
+	struct profil_session *s =
+		container_of(ref, struct profil_session, ref);
 
 	/* Lockless readers may still hold a pointer; mmdrop() may sleep. */
 	INIT_RCU_WORK(&s->free_rwork, profil_session_free_work);
@@ -171,8 +171,8 @@ static int profil_session_use_tick(struct profil_session *s, bool use)
 
 static void profil_session_teardown(struct work_struct *work)
 {
-	struct profil_session *s = container_of(work, struct profil_session,
-						teardown_work);
+	struct profil_session *s =
+		container_of(work, struct profil_session, teardown_work);
 	struct profil_thread *t, *tmp;
 
 	mutex_lock(&s->mutex);
@@ -248,8 +248,7 @@ static void profil_session_reap(struct profil_session *s)
 static const struct profil_params *
 profil_session_params(struct profil_session *s)
 {
-	return rcu_dereference_protected(s->params,
-					 lockdep_is_held(&s->mutex));
+	return rcu_dereference_protected(s->params, lockdep_is_held(&s->mutex));
 }
 
 /**
@@ -390,8 +389,9 @@ static struct mm_struct *profil_process_mm(struct task_struct *leader)
 	return mm;
 }
 
-static struct profil_session *profil_session_alloc(struct task_struct *leader,
-						   const struct profil_params *req)
+static struct profil_session *
+profil_session_alloc(struct task_struct *leader,
+		     const struct profil_params *req)
 {
 	struct profil_params *params;
 	struct profil_session *s;
@@ -538,8 +538,9 @@ int profil_session_start(struct task_struct *leader,
 	old = profil_session_find(task_tgid(leader));
 	if (old) {
 		mutex_lock(&old->mutex);
-		err = profil_session_is_active(old) ?
-		      profil_session_restart(old, req) : -ESTALE;
+		err = -ESTALE;
+		if (profil_session_is_active(old))
+			err = profil_session_restart(old, req);
 		mutex_unlock(&old->mutex);
 		if (err != -ESTALE)
 			goto out_put_old;
@@ -588,15 +589,15 @@ err_put_new:
 /* What a newly cloned task needs to join profiling. */
 struct profil_attach {
 	struct callback_head twork;
-	struct profil_session *session;	/* for a thread */
-	struct profil_params params;	/* for a forked process */
+	struct profil_session *session; /* for a thread */
+	struct profil_params params; /* for a forked process */
 };
 
 /* task_work on a new task, before it first reaches user mode. */
 static void profil_attach_run(struct callback_head *head)
 {
-	struct profil_attach *a = container_of(head, struct profil_attach,
-					       twork);
+	struct profil_attach *a =
+		container_of(head, struct profil_attach, twork);
 
 	if (a->session) {
 		if (profil_session_thread_add(a->session, current))

@@ -10,14 +10,14 @@
 
 #include <linux/types.h>
 
-#define PROFIL_GENL_NAME	"profil"
-#define PROFIL_GENL_VERSION	1
-#define PROFIL_MCGRP_EVENTS	"events"
+#define PROFIL_GENL_NAME "profil"
+#define PROFIL_GENL_VERSION 1
+#define PROFIL_MCGRP_EVENTS "events"
 
 /* Sampling rate bounds and default, in Hz. */
-#define PROFIL_RATE_MIN		10
-#define PROFIL_RATE_MAX		10000
-#define PROFIL_RATE_DEFAULT	100
+#define PROFIL_RATE_MIN 10
+#define PROFIL_RATE_MAX 10000
+#define PROFIL_RATE_DEFAULT 100
 
 /**
  * enum profil_cmd - generic netlink commands
@@ -51,10 +51,10 @@ enum profil_cmd {
  *	rule) and counted in %PROFIL_STAT_SYSTEM_DROPPED.
  */
 enum profil_flags {
-	PROFIL_F_SYSTEM_TICKS	= 1U << 0,
+	PROFIL_F_SYSTEM_TICKS = 1U << 0,
 };
 
-#define PROFIL_F_ALL	(PROFIL_F_SYSTEM_TICKS)
+#define PROFIL_F_ALL (PROFIL_F_SYSTEM_TICKS)
 
 /**
  * enum profil_state - %PROFIL_ATTR_STATE
