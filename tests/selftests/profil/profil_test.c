@@ -205,7 +205,8 @@ TEST_F(profil, index_formula)
 	sum = buf_sum(buf, 64);
 	EXPECT_LE(sum - in_loop, 1) TH_LOG("the ret runs once");
 	EXPECT_EQ(sum, st.stats[PROFIL_STAT_IN_RANGE]);
-	EXPECT_GT(in_loop, 100) TH_LOG("only %lu ticks in the loop", in_loop);
+	/* 300 expected; a starved TCG vCPU skips timer periods. */
+	EXPECT_GT(in_loop, 30) TH_LOG("only %lu ticks in the loop", in_loop);
 	EXPECT_EQ(st.stats[PROFIL_STAT_TICKS], pnl_accounted(&st));
 }
 
