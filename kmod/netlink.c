@@ -168,11 +168,11 @@ static int profil_nl_fill(struct sk_buff *skb, struct profil_session *s,
 	rcu_read_lock();
 	p = *rcu_dereference(s->params);
 	rcu_read_unlock();
-	spin_lock_irqsave(&s->lock, irqflags);
+	raw_spin_lock_irqsave(&s->lock, irqflags);
 	state = s->state;
 	reason = s->reason;
 	fault_addr = s->fault_addr;
-	spin_unlock_irqrestore(&s->lock, irqflags);
+	raw_spin_unlock_irqrestore(&s->lock, irqflags);
 
 	hdr = genlmsg_put(skb, portid, seq, &profil_family, flags, cmd);
 	if (!hdr)

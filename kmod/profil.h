@@ -110,7 +110,8 @@ struct profil_thread {
  * @fault_addr: user address of the failed write for PROFIL_STOP_FAULT
  * @stats: tick accounting
  * @lock: protects the change of @state and @reason, @fault_addr; taken
- *	from tracepoint probes and task_work, never from the tick
+ *	from tracepoint probes (preemption off, hence raw) and task_work,
+ *	never from the tick
  * @mutex: protects @threads and @on_tick_clock, serialises changes of
  *	@params
  * @on_tick_clock: the session holds a profil_tick_clock_get() reference
@@ -131,7 +132,7 @@ struct profil_session {
 	int reason;
 	u64 fault_addr;
 	struct profil_stats stats;
-	spinlock_t lock; /* state changes, from any context */
+	raw_spinlock_t lock; /* state changes, from any context */
 	struct mutex mutex; /* threads, params changes */
 	struct mutex write_mutex; /* deferred writes vs stop */
 	struct list_head threads;

@@ -23,9 +23,12 @@
 
 #define PROFIL_TABLE_BITS 8
 
-/* The session table: writers hold profil_table_lock, readers use RCU. */
+/*
+ * The session table: writers hold profil_table_lock, readers use RCU. A
+ * raw lock: the exit probe takes it with preemption off, also on RT.
+ */
 static DEFINE_HASHTABLE(profil_table, PROFIL_TABLE_BITS);
-static DEFINE_SPINLOCK(profil_table_lock);
+static DEFINE_RAW_SPINLOCK(profil_table_lock);
 
 /*
  * Threads by task, for the scheduler-tick clock: writers hold
@@ -101,12 +104,12 @@ static void profil_table_remove(struct profil_session *s)
 {
 	bool removed = false;
 
-	spin_lock(&profil_table_lock);
+	raw_spin_lock(&profil_table_lock);
 	if (!hlist_unhashed(&s->hnode)) {
 		hash_del_rcu(&s->hnode);
 		removed = true;
 	}
-	spin_unlock(&profil_table_lock);
+	raw_spin_unlock(&profil_table_lock);
 	if (removed)
 		profil_session_put(s);
 }
@@ -203,7 +206,7 @@ void profil_session_stop(struct profil_session *s, int reason, u64 addr)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock_irqsave(&s->lock, flags);
 	if (s->state == PROFIL_STATE_ACTIVE) {
 		WRITE_ONCE(s->state, PROFIL_STATE_STOPPED);
 		s->reason = reason;
@@ -211,7 +214,7 @@ void profil_session_stop(struct profil_session *s, int reason, u64 addr)
 		kref_get(&s->ref);
 		queue_work(profil_wq, &s->teardown_work);
 	}
-	spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 }
 
 /**
@@ -413,7 +416,7 @@ profil_session_alloc(struct task_struct *leader,
 	s->tgid = get_pid(task_tgid(leader));
 	RCU_INIT_POINTER(s->params, params);
 	s->state = PROFIL_STATE_ACTIVE;
-	spin_lock_init(&s->lock);
+	raw_spin_lock_init(&s->lock);
 	mutex_init(&s->mutex);
 	mutex_init(&s->write_mutex);
 	INIT_LIST_HEAD(&s->threads);
@@ -561,9 +564,9 @@ int profil_session_start(struct task_struct *leader,
 	if (err)
 		goto err_module;
 
-	spin_lock(&profil_table_lock);
+	raw_spin_lock(&profil_table_lock);
 	hash_add_rcu(profil_table, &s->hnode, (unsigned long)s->tgid);
-	spin_unlock(&profil_table_lock);
+	raw_spin_unlock(&profil_table_lock);
 
 	/* The table owns the initial reference from here on. */
 	err = profil_session_attach_all(s, leader);
@@ -764,12 +767,12 @@ void profil_sessions_exit(void)
 	struct hlist_node *tmp;
 	unsigned long bkt;
 
-	spin_lock(&profil_table_lock);
+	raw_spin_lock(&profil_table_lock);
 	hash_for_each_safe(profil_table, bkt, tmp, s, hnode) {
 		hash_del_rcu(&s->hnode);
 		profil_session_put(s);
 	}
-	spin_unlock(&profil_table_lock);
+	raw_spin_unlock(&profil_table_lock);
 	/* The frees are RCU work items on profil_wq. */
 	rcu_barrier();
 	destroy_workqueue(profil_wq);
