@@ -1300,6 +1300,12 @@ static int fuzz_child(struct shared *out, pid_t v0, pid_t v1, uint8_t *arena,
 
 		generate(&f, &m, &x);
 		exchange(&f, &m, &x);
+		if (i && i % 100000 == 0) {
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			printf("# %lu messages, %.0f s, %lu failures\n", i,
+			       t1.tv_sec - t0.tv_sec +
+			       (t1.tv_nsec - t0.tv_nsec) / 1e9, f.failures);
+		}
 		if (f.failures == 1 && !out->failures) {
 			printf("# first failure at message %lu (seed %#" PRIx64
 			       ")\n", i, seed);
