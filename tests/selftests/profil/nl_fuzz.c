@@ -40,6 +40,7 @@
 
 #include "kselftest.h"
 #include "profil_nl.h"
+#include "profil_util.h"
 
 #define DEFAULT_SEED	0x70f11f022ULL
 #define DEFAULT_N	10000
@@ -1138,16 +1139,6 @@ static void victim_loop(void)
 	}
 }
 
-static uint64_t accounted(const struct pnl_status *st)
-{
-	return st->stats[PROFIL_STAT_IN_RANGE] +
-	       st->stats[PROFIL_STAT_OUT_OF_RANGE] +
-	       st->stats[PROFIL_STAT_SYSTEM_DROPPED] +
-	       st->stats[PROFIL_STAT_PENDING] +
-	       st->stats[PROFIL_STAT_DISCARDED] +
-	       st->stats[PROFIL_STAT_FAULTED];
-}
-
 /*
  * Stop the session of @pid, if any, and check it: stopped, sane, the
  * identity exact and nothing pending once the process has returned to
@@ -1174,7 +1165,7 @@ static bool stop_and_check(struct pnl *nl, pid_t pid, const char *who)
 			return false;
 		}
 		if (st.stats[PROFIL_STAT_PENDING] == 0 &&
-		    st.stats[PROFIL_STAT_TICKS] == accounted(&st))
+		    st.stats[PROFIL_STAT_TICKS] == pnl_accounted(&st))
 			break;
 		usleep(20000);
 	}
@@ -1191,7 +1182,7 @@ static bool stop_and_check(struct pnl *nl, pid_t pid, const char *who)
 	return st.state == PROFIL_STATE_STOPPED && status_sane(&st) &&
 	       st.pid == (uint32_t)pid &&
 	       st.stats[PROFIL_STAT_PENDING] == 0 &&
-	       st.stats[PROFIL_STAT_TICKS] == accounted(&st);
+	       st.stats[PROFIL_STAT_TICKS] == pnl_accounted(&st);
 }
 
 /* Sessions a GET dump lists, by PID. */
@@ -1200,37 +1191,18 @@ struct dump_pids {
 	unsigned int n;
 };
 
-static int dump_cb(const struct nlmsghdr *nlh, void *data)
+static void dump_cb(const struct pnl_status *st, void *data)
 {
 	struct dump_pids *d = data;
-	struct pnl_status st = {};
 
-	mnl_attr_parse(nlh, GENL_HDRLEN, pnl_attr_cb, &st);
 	if (d->n < sizeof(d->pid) / sizeof(d->pid[0]))
-		d->pid[d->n++] = st.pid;
-	return MNL_CB_OK;
+		d->pid[d->n++] = st->pid;
 }
 
 static int dump_sessions(struct pnl *nl, struct dump_pids *d)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	unsigned int portid = mnl_socket_get_portid(nl->sock);
-	struct nlmsghdr *nlh;
-	int ret;
-
 	d->n = 0;
-	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_GET, PROFIL_GENL_VERSION);
-	nlh->nlmsg_flags |= NLM_F_DUMP;
-	nlh->nlmsg_seq = ++nl->seq;
-	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	do {
-		ret = mnl_socket_recvfrom(nl->sock, buf, sizeof(buf));
-		if (ret < 0)
-			return -errno;
-		ret = mnl_cb_run(buf, ret, nl->seq, portid, dump_cb, d);
-	} while (ret > 0);
-	return ret < 0 ? -errno : 0;
+	return pnl_dump(nl, dump_cb, d);
 }
 
 static bool dump_has(const struct dump_pids *d, pid_t pid)
@@ -1372,7 +1344,7 @@ static bool still_works(struct pnl *nl, uint8_t *arena)
 	       st.reason == PROFIL_STOP_REQUEST &&
 	       st.stats[PROFIL_STAT_TICKS] > 0 &&
 	       st.stats[PROFIL_STAT_PENDING] == 0 &&
-	       st.stats[PROFIL_STAT_TICKS] == accounted(&st) &&
+	       st.stats[PROFIL_STAT_TICKS] == pnl_accounted(&st) &&
 	       st.stats[PROFIL_STAT_IN_RANGE] == sum && sum > 0;
 }
 

@@ -37,7 +37,7 @@ struct pnl_status {
 };
 
 /* 0 or -errno, keeping the extack text of a failure. */
-static int pnl_result(struct pnl *nl, int ret)
+static inline int pnl_result(struct pnl *nl, int ret)
 {
 	const char *msg;
 
@@ -51,28 +51,28 @@ static int pnl_result(struct pnl *nl, int ret)
 	return ret;
 }
 
-static int pnl_open(struct pnl *nl)
+static inline int pnl_open(struct pnl *nl)
 {
 	memset(nl, 0, sizeof(*nl));
 	nl->h = profil_handle_open();
 	return nl->h ? 0 : -errno;
 }
 
-static void pnl_close(struct pnl *nl)
+static inline void pnl_close(struct pnl *nl)
 {
 	if (nl->h)
 		profil_handle_close(nl->h);
 	nl->h = NULL;
 }
 
-static bool pnl_plain(const struct pnl_start *s)
+static inline bool pnl_plain(const struct pnl_start *s)
 {
 	return !s->flags && !s->pid &&
 	       (s->no_rate || (s->rate >= PROFIL_RATE_MIN &&
 			       s->rate <= PROFIL_RATE_MAX));
 }
 
-static int pnl_start(struct pnl *nl, const struct pnl_start *s)
+static inline int pnl_start(struct pnl *nl, const struct pnl_start *s)
 {
 	struct profil_params p = {
 		.buf = s->buf, .bufsiz = s->bufsiz, .offset = s->offset,
@@ -93,7 +93,7 @@ static int pnl_start(struct pnl *nl, const struct pnl_start *s)
 				     s->bufsiz, s->offset, s->scale));
 }
 
-static int pnl_stop(struct pnl *nl, uint32_t pid)
+static inline int pnl_stop(struct pnl *nl, uint32_t pid)
 {
 	/* NULL turns profil() off, whatever glibc's prototype says. */
 	unsigned short *volatile off = NULL;
@@ -103,7 +103,7 @@ static int pnl_stop(struct pnl *nl, uint32_t pid)
 	return pnl_result(nl, profil(off, 0, 0, 0));
 }
 
-static int pnl_get(struct pnl *nl, uint32_t pid, struct pnl_status *st)
+static inline int pnl_get(struct pnl *nl, uint32_t pid, struct pnl_status *st)
 {
 	struct profil_status ps;
 	int ret;

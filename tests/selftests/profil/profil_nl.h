@@ -40,16 +40,20 @@ struct pnl_status {
 	uint64_t stats[PROFIL_STAT_MAX + 1];
 };
 
+typedef void (*pnl_dump_cb)(const struct pnl_status *st, void *data);
+
 struct pnl_reply {
 	struct pnl *nl;
 	struct pnl_status *status;
+	pnl_dump_cb dump_cb;
+	void *dump_data;
 	int grp_id;
 	const char *grp_name;
 	uint16_t family;
 	uint32_t version;
 };
 
-static int pnl_stats_cb(const struct nlattr *attr, void *data)
+static inline int pnl_stats_cb(const struct nlattr *attr, void *data)
 {
 	struct pnl_status *st = data;
 	int type = mnl_attr_get_type(attr);
@@ -59,7 +63,7 @@ static int pnl_stats_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
-static int pnl_attr_cb(const struct nlattr *attr, void *data)
+static inline int pnl_attr_cb(const struct nlattr *attr, void *data)
 {
 	struct pnl_status *st = data;
 
@@ -83,17 +87,24 @@ static int pnl_attr_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
-static int pnl_data_cb(const struct nlmsghdr *nlh, void *data)
+static inline int pnl_data_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct pnl_reply *r = data;
+	struct pnl_status st;
 
-	if (r->status)
+	if (r->dump_cb) {
+		memset(&st, 0, sizeof(st));
+		mnl_attr_parse(nlh, sizeof(struct genlmsghdr), pnl_attr_cb,
+			       &st);
+		r->dump_cb(&st, r->dump_data);
+	} else if (r->status) {
 		mnl_attr_parse(nlh, sizeof(struct genlmsghdr), pnl_attr_cb,
 			       r->status);
+	}
 	return MNL_CB_OK;
 }
 
-static int pnl_grp_cb(const struct nlattr *attr, void *data)
+static inline int pnl_grp_cb(const struct nlattr *attr, void *data)
 {
 	struct pnl_reply *r = data;
 	struct nlattr *a;
@@ -111,7 +122,7 @@ static int pnl_grp_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
-static int pnl_ctrl_attr_cb(const struct nlattr *attr, void *data)
+static inline int pnl_ctrl_attr_cb(const struct nlattr *attr, void *data)
 {
 	struct pnl_reply *r = data;
 	struct nlattr *grp;
@@ -131,14 +142,14 @@ static int pnl_ctrl_attr_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
-static int pnl_ctrl_cb(const struct nlmsghdr *nlh, void *data)
+static inline int pnl_ctrl_cb(const struct nlmsghdr *nlh, void *data)
 {
 	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), pnl_ctrl_attr_cb, data);
 	return MNL_CB_OK;
 }
 
 /* NLMSG_ERROR with the kernel's extack text kept in nl->extack. */
-static int pnl_err_cb(const struct nlmsghdr *nlh, void *data)
+static inline int pnl_err_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
 	struct pnl_reply *r = data;
@@ -166,8 +177,8 @@ static mnl_cb_t pnl_ctl_cbs[NLMSG_MIN_TYPE] = {
 };
 
 /* Send @nlh and run callbacks until the ACK; 0 or -errno. */
-static int pnl_talk(struct pnl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
-		    struct pnl_reply *r)
+static inline int pnl_talk(struct pnl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
+			   struct pnl_reply *r)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	unsigned int portid = mnl_socket_get_portid(nl->sock);
@@ -188,8 +199,8 @@ static int pnl_talk(struct pnl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 	return ret < 0 ? -errno : 0;
 }
 
-static struct nlmsghdr *pnl_msg(char *buf, uint16_t type, uint8_t cmd,
-				uint8_t version)
+static inline struct nlmsghdr *pnl_msg(char *buf, uint16_t type, uint8_t cmd,
+				       uint8_t version)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct genlmsghdr *genl;
@@ -203,7 +214,7 @@ static struct nlmsghdr *pnl_msg(char *buf, uint16_t type, uint8_t cmd,
 }
 
 /* Resolve a generic netlink family; 0 or -errno (-ENOENT: absent). */
-static int pnl_resolve(struct pnl *nl, const char *name, struct pnl_reply *r)
+static inline int pnl_resolve(struct pnl *nl, const char *name, struct pnl_reply *r)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
@@ -214,7 +225,7 @@ static int pnl_resolve(struct pnl *nl, const char *name, struct pnl_reply *r)
 	return pnl_talk(nl, nlh, pnl_ctrl_cb, r);
 }
 
-static int pnl_open(struct pnl *nl)
+static inline int pnl_open(struct pnl *nl)
 {
 	struct pnl_reply r = { .grp_id = -1 };
 	int one = 1, err;
@@ -242,14 +253,14 @@ err_close:
 	return err;
 }
 
-static void pnl_close(struct pnl *nl)
+static inline void pnl_close(struct pnl *nl)
 {
 	if (nl->sock)
 		mnl_socket_close(nl->sock);
 	nl->sock = NULL;
 }
 
-static int pnl_start(struct pnl *nl, const struct pnl_start *s)
+static inline int pnl_start(struct pnl *nl, const struct pnl_start *s)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct pnl_reply r = { .nl = nl };
@@ -270,7 +281,7 @@ static int pnl_start(struct pnl *nl, const struct pnl_start *s)
 	return pnl_talk(nl, nlh, NULL, &r);
 }
 
-static int pnl_stop(struct pnl *nl, uint32_t pid)
+static inline int pnl_stop(struct pnl *nl, uint32_t pid)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct pnl_reply r = { .nl = nl };
@@ -282,7 +293,7 @@ static int pnl_stop(struct pnl *nl, uint32_t pid)
 	return pnl_talk(nl, nlh, NULL, &r);
 }
 
-static int pnl_get(struct pnl *nl, uint32_t pid, struct pnl_status *st)
+static inline int pnl_get(struct pnl *nl, uint32_t pid, struct pnl_status *st)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct pnl_reply r = { .nl = nl, .status = st };
@@ -292,6 +303,18 @@ static int pnl_get(struct pnl *nl, uint32_t pid, struct pnl_status *st)
 	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_GET, PROFIL_GENL_VERSION);
 	if (pid)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, pid);
+	return pnl_talk(nl, nlh, pnl_data_cb, &r);
+}
+
+/* Every session the caller may see, one @cb each; 0 or -errno. */
+static inline int pnl_dump(struct pnl *nl, pnl_dump_cb cb, void *data)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct pnl_reply r = { .nl = nl, .dump_cb = cb, .dump_data = data };
+	struct nlmsghdr *nlh;
+
+	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_GET, PROFIL_GENL_VERSION);
+	nlh->nlmsg_flags |= NLM_F_DUMP;
 	return pnl_talk(nl, nlh, pnl_data_cb, &r);
 }
 

@@ -23,6 +23,7 @@
 #else
 #include "profil_nl.h"
 #endif
+#include "profil_util.h"
 
 #define RATE_FAST	1000
 /* Rates for each clock: at or below any HZ, and above any HZ. */
@@ -50,22 +51,6 @@ asm(".pushsection .text.profil_loop, \"ax\", @progbits\n"
     ".size profil_loop, . - profil_loop\n"
     ".skip 1024, 0xcc\n"
     ".popsection\n");
-
-static double thread_cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double process_cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Two spin functions, each in a section of its own with known bounds. */
 #define DEFINE_SPIN(name)						\
@@ -109,18 +94,6 @@ static void run_loop_threads(int n, double secs)
 	for (i = 0; i < n; i++)
 		pthread_join(tids[i], NULL);
 }
-
-/* The accounting identity every session must satisfy. */
-static uint64_t pnl_accounted(const struct pnl_status *st)
-{
-	return st->stats[PROFIL_STAT_IN_RANGE] +
-	       st->stats[PROFIL_STAT_OUT_OF_RANGE] +
-	       st->stats[PROFIL_STAT_SYSTEM_DROPPED] +
-	       st->stats[PROFIL_STAT_PENDING] +
-	       st->stats[PROFIL_STAT_DISCARDED] +
-	       st->stats[PROFIL_STAT_FAULTED];
-}
-
 static uint64_t buf_sum(const uint16_t *buf, size_t nbins)
 {
 	uint64_t sum = 0;

@@ -30,6 +30,7 @@
 
 #include "kselftest_harness.h"
 #include "profil_nl.h"
+#include "profil_util.h"
 
 #define RATE_TICK	100	/* the scheduler-tick clock */
 #define RATE_TIMER	2000	/* a task-clock event per thread */
@@ -58,14 +59,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static double thread_cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void spin(double secs)
 {
 	double end = thread_cpu() + secs;
@@ -86,16 +79,6 @@ static void *spinner(void *arg)
 	while (!spinners_stop)
 		n++;
 	return NULL;
-}
-
-static uint64_t accounted(const struct pnl_status *st)
-{
-	return st->stats[PROFIL_STAT_IN_RANGE] +
-	       st->stats[PROFIL_STAT_OUT_OF_RANGE] +
-	       st->stats[PROFIL_STAT_SYSTEM_DROPPED] +
-	       st->stats[PROFIL_STAT_PENDING] +
-	       st->stats[PROFIL_STAT_DISCARDED] +
-	       st->stats[PROFIL_STAT_FAULTED];
 }
 
 static void print_status(const char *who, const struct pnl_status *st)
@@ -137,7 +120,7 @@ static int check_stopped(struct pnl *nl, uint32_t reason, const char *who,
 		return 3;
 	}
 	if (st.stats[PROFIL_STAT_PENDING] ||
-	    st.stats[PROFIL_STAT_TICKS] != accounted(&st)) {
+	    st.stats[PROFIL_STAT_TICKS] != pnl_accounted(&st)) {
 		print_status(who, &st);
 		printf("# %s: accounting identity broken\n", who);
 		return 4;
@@ -173,35 +156,15 @@ static void pids_add(struct pids *p, pid_t pid)
 	p->pid[p->n++] = pid;
 }
 
-static int dump_cb(const struct nlmsghdr *nlh, void *data)
+static void dump_cb(const struct pnl_status *st, void *data)
 {
-	struct pnl_status st = {};
-
-	mnl_attr_parse(nlh, GENL_HDRLEN, pnl_attr_cb, &st);
-	pids_add(data, st.pid);
-	return MNL_CB_OK;
+	pids_add(data, st->pid);
 }
 
 static int dump_sessions(struct pnl *nl, struct pids *out)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	unsigned int portid = mnl_socket_get_portid(nl->sock);
-	struct nlmsghdr *nlh;
-	int ret;
-
 	out->n = 0;
-	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_GET, PROFIL_GENL_VERSION);
-	nlh->nlmsg_flags |= NLM_F_DUMP;
-	nlh->nlmsg_seq = ++nl->seq;
-	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	do {
-		ret = mnl_socket_recvfrom(nl->sock, buf, sizeof(buf));
-		if (ret < 0)
-			return -errno;
-		ret = mnl_cb_run(buf, ret, nl->seq, portid, dump_cb, out);
-	} while (ret > 0);
-	return ret < 0 ? -errno : 0;
+	return pnl_dump(nl, dump_cb, out);
 }
 
 /* How many of @ours the dump still lists. */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the profil selftests share beyond the protocol client: CPU-time
+ * clocks, and the accounting identity every session must satisfy.
+ * Include it after profil_nl.h (or profil_lib.h).
+ */
+#ifndef PROFIL_SELFTEST_UTIL_H
+#define PROFIL_SELFTEST_UTIL_H
+
+#include <stdint.h>
+#include <time.h>
+
+static inline double thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static inline double process_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* TICKS must equal this: every tick lands in exactly one category. */
+static inline uint64_t pnl_accounted(const struct pnl_status *st)
+{
+	return st->stats[PROFIL_STAT_IN_RANGE] +
+	       st->stats[PROFIL_STAT_OUT_OF_RANGE] +
+	       st->stats[PROFIL_STAT_SYSTEM_DROPPED] +
+	       st->stats[PROFIL_STAT_PENDING] +
+	       st->stats[PROFIL_STAT_DISCARDED] +
+	       st->stats[PROFIL_STAT_FAULTED];
+}
+
+#endif /* PROFIL_SELFTEST_UTIL_H */
