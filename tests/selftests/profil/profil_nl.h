@@ -172,8 +172,27 @@ static inline int pnl_err_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_STOP;
 }
 
+/*
+ * NLMSG_DONE ends a dump, which gets no ACK after it; its payload is the
+ * dump's error. (Given a control array, mnl_cb_run2() ignores what the
+ * array does not handle, so without this a dump waits forever.)
+ */
+static inline int pnl_done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	int err = 0;
+
+	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(err))
+		memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
+	if (err < 0) {
+		errno = -err;
+		return MNL_CB_ERROR;
+	}
+	return MNL_CB_STOP;
+}
+
 static mnl_cb_t pnl_ctl_cbs[NLMSG_MIN_TYPE] = {
 	[NLMSG_ERROR] = pnl_err_cb,
+	[NLMSG_DONE] = pnl_done_cb,
 };
 
 /* Send @nlh and run callbacks until the ACK; 0 or -errno. */
