@@ -221,11 +221,14 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 	struct task_struct *task;
 	int err = 0;
 
+	/* The core names the missing attribute; 6.1 adds no text. */
 	if (GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_BUF) ||
 	    GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_BUFSIZ) ||
 	    GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_OFFSET) ||
-	    GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_SCALE))
+	    GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_SCALE)) {
+		NL_SET_ERR_MSG_MOD(extack, "a required attribute is missing");
 		return -EINVAL;
+	}
 
 	req.buf = nla_get_u64(attrs[PROFIL_ATTR_BUF]);
 	req.bufsiz = nla_get_u64(attrs[PROFIL_ATTR_BUFSIZ]);

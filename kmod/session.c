@@ -114,6 +114,26 @@ static void profil_table_remove(struct profil_session *s)
 		profil_session_put(s);
 }
 
+/*
+ * Put @s in the table in place of the stopped session @old, if any, in
+ * one step: a concurrent status request sees one or the other.
+ */
+static void profil_table_replace(struct profil_session *old,
+				 struct profil_session *s)
+{
+	bool removed = false;
+
+	raw_spin_lock(&profil_table_lock);
+	if (old && !hlist_unhashed(&old->hnode)) {
+		hash_del_rcu(&old->hnode);
+		removed = true;
+	}
+	hash_add_rcu(profil_table, &s->hnode, (unsigned long)s->tgid);
+	raw_spin_unlock(&profil_table_lock);
+	if (removed)
+		profil_session_put(old);
+}
+
 bool profil_session_is_active(const struct profil_session *s)
 {
 	return READ_ONCE(s->state) == PROFIL_STATE_ACTIVE;
@@ -547,7 +567,6 @@ int profil_session_start(struct task_struct *leader,
 		mutex_unlock(&old->mutex);
 		if (err != -ESTALE)
 			goto out_put_old;
-		profil_table_remove(old);
 	}
 
 	s = profil_session_alloc(leader, req);
@@ -564,9 +583,7 @@ int profil_session_start(struct task_struct *leader,
 	if (err)
 		goto err_module;
 
-	raw_spin_lock(&profil_table_lock);
-	hash_add_rcu(profil_table, &s->hnode, (unsigned long)s->tgid);
-	raw_spin_unlock(&profil_table_lock);
+	profil_table_replace(old, s);
 
 	/* The table owns the initial reference from here on. */
 	err = profil_session_attach_all(s, leader);
