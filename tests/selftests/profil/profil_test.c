@@ -533,7 +533,7 @@ TEST_F(nl, restart_replaces_params)
 	cpu = process_cpu() - cpu;
 	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
 	ticks = st.stats[PROFIL_STAT_TICKS] - ticks;
-	EXPECT_GT(ticks, cpu * other * 0.7);
+	EXPECT_GT(ticks, cpu * other * 0.6);	/* as rate_follows_cpu_time */
 	EXPECT_LT(ticks, cpu * other * 1.3 + 2);
 	check_identity(_metadata, &self->nl, self->buf, 4096);
 }
