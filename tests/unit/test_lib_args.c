@@ -62,11 +62,13 @@ static void expect_resolve(void)
 	mock_queue_family(NULL, 0);
 }
 
-static void expect_start_any_buf(uint64_t bufsiz, uint64_t offset,
-				 uint32_t scale, uint32_t rate)
+/* A START with these attributes; @buf_len may carry MOCK_ANY. */
+static void expect_start_attrs(uint16_t buf_len, uint64_t buf,
+			       uint64_t bufsiz, uint64_t offset,
+			       uint32_t scale, uint32_t rate)
 {
 	const struct mock_attr attrs[] = {
-		{ PROFIL_ATTR_BUF, 8 | MOCK_ANY, 0 },
+		{ PROFIL_ATTR_BUF, buf_len, buf },
 		{ PROFIL_ATTR_BUFSIZ, 8, bufsiz },
 		{ PROFIL_ATTR_OFFSET, 8, offset },
 		{ PROFIL_ATTR_SCALE, 4, scale },
@@ -78,20 +80,16 @@ static void expect_start_any_buf(uint64_t bufsiz, uint64_t offset,
 	mock_queue_ack();
 }
 
+static void expect_start_any_buf(uint64_t bufsiz, uint64_t offset,
+				 uint32_t scale, uint32_t rate)
+{
+	expect_start_attrs(8 | MOCK_ANY, 0, bufsiz, offset, scale, rate);
+}
+
 static void expect_start(const void *buf, uint64_t bufsiz, uint64_t offset,
 			 uint32_t scale, uint32_t rate)
 {
-	const struct mock_attr attrs[] = {
-		{ PROFIL_ATTR_BUF, 8, (uintptr_t)buf },
-		{ PROFIL_ATTR_BUFSIZ, 8, bufsiz },
-		{ PROFIL_ATTR_OFFSET, 8, offset },
-		{ PROFIL_ATTR_SCALE, 4, scale },
-		{ PROFIL_ATTR_RATE, rate ? 4 : 0, rate },
-		{ 0 },
-	};
-
-	mock_expect_request(PROFIL_CMD_START, NLM_F_ACK, attrs);
-	mock_queue_ack();
+	expect_start_attrs(8, (uintptr_t)buf, bufsiz, offset, scale, rate);
 }
 
 static void expect_off(void)
