@@ -31,17 +31,69 @@ struct hist_range {
 };
 
 /**
+ * struct hist_arc - one gmon.out CG_ARC record (link-time addresses)
+ * @from_pc: the call site
+ * @self_pc: the callee (mcount's caller, just past its prologue)
+ * @count: number of calls
+ */
+struct hist_arc {
+	uint64_t from_pc;
+	uint64_t self_pc;
+	uint64_t count;
+};
+
+/**
  * struct hist - a whole profile
  * @rate: samples per second (gmon.out's prof_rate; 0 if unknown)
  * @nranges: number of @ranges
  * @ranges: histogram ranges, sorted by @low_pc, not overlapping
  * @binary: path of the ELF file the addresses belong to, or NULL
+ * @narcs: number of @arcs (0 for a live buffer: profil records no calls)
+ * @arcs: call-graph arcs of a -pg program's gmon.out, as read
+ *
+ * Zero-initialise it, fill it (hist_add_range() keeps @ranges sorted and
+ * merged as gprof does), release it with hist_free(). @binary and the
+ * arrays are malloc'ed and owned by the struct.
  */
 struct hist {
 	uint32_t rate;
 	size_t nranges;
 	struct hist_range *ranges;
 	char *binary;
+	size_t narcs;
+	struct hist_arc *arcs;
 };
+
+/** hist_free() - free what @h owns and zero it; NULL is a no-op. */
+void hist_free(struct hist *h);
+
+/**
+ * hist_bin_range() - the addresses [*@lo, *@hi) bin @i of @r covers,
+ * truncated to 2-byte units as gprof does (exact for libprofil's
+ * power-of-two bins); the last bin ends at @r->high_pc.
+ */
+void hist_bin_range(const struct hist_range *r, size_t i, uint64_t *lo,
+		    uint64_t *hi);
+
+/** hist_range_total(), hist_total() - sum of the counts. */
+uint64_t hist_range_total(const struct hist_range *r);
+uint64_t hist_total(const struct hist *h);
+
+/**
+ * hist_add_range() - add @nbins counts over [@low, @high) to @h
+ *
+ * A range identical to one already there is summed into it (gprof's rule
+ * for repeated TIME_HIST records); a new range is copied in, in order.
+ *
+ * Return: 0, or -1 with errno: EINVAL (empty range, no bins, more bins
+ * than bytes), EDOM (identical range, other number of bins), EEXIST
+ * (partial overlap with a range already there), ENOMEM.
+ */
+int hist_add_range(struct hist *h, uint64_t low, uint64_t high,
+		   const uint64_t *bins, size_t nbins);
+
+/** hist_add_arc() - append one arc. Return: 0, or -1 with errno ENOMEM. */
+int hist_add_arc(struct hist *h, uint64_t from_pc, uint64_t self_pc,
+		 uint64_t count);
 
 #endif /* PROFIL_CTL_HIST_H */

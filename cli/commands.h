@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * profil-ctl's subcommands. Each is int cmd_<name>(argc, argv): argv[0]
+ * is the command's name, options follow (getopt_long from optind = 1).
+ * Return CTL_EXIT_OK, CTL_EXIT_FAIL or CTL_EXIT_USAGE (ctl.h).
+ *
+ * To add a command: declare it here, define it in its own .c file (the
+ * Makefile builds every .c file of cli/), add one line to the table in
+ * profil-ctl.c. Commands of the live half are weak in profil-ctl.c, so
+ * the table can list them before their files exist: a missing one is
+ * left out of "help" and answers "not built".
+ */
+#ifndef PROFIL_CTL_COMMANDS_H
+#define PROFIL_CTL_COMMANDS_H
+
+/**
+ * struct ctl_command - one entry of the dispatch table
+ * @name: the word after "profil-ctl"
+ * @fn: the command; NULL if not linked in (weak)
+ * @args: its synopsis after the name, for "help" and usage errors
+ * @summary: one line for "help"
+ */
+struct ctl_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *args;
+	const char *summary;
+};
+
+/* Offline half: cli/report.c. */
+int cmd_report(int argc, char **argv);
+
+/* Live half: cli/live.c and friends. */
+int cmd_run(int argc, char **argv);
+int cmd_attach(int argc, char **argv);
+int cmd_start(int argc, char **argv);
+int cmd_stop(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+
+/* The table entry for @name, or NULL (for usage messages). */
+const struct ctl_command *ctl_command_find(const char *name);
+
+#endif /* PROFIL_CTL_COMMANDS_H */

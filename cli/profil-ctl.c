@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profil-ctl: profil(2) by profil.ko from the command line.
+ *
+ *   profil-ctl <command> [options]    see "profil-ctl help"
+ *
+ * Exit status: 0 success, 1 failure, 2 usage error.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "ctl.h"
+
+#ifndef PROFIL_CTL_VERSION
+#define PROFIL_CTL_VERSION "unknown"
+#endif
+
+/*
+ * The live half's commands may not be linked in yet (or ever, in a
+ * build without them): weak references are NULL then.
+ */
+#pragma weak cmd_run
+#pragma weak cmd_attach
+#pragma weak cmd_start
+#pragma weak cmd_stop
+#pragma weak cmd_status
+#pragma weak cmd_show
+
+static int cmd_help(int argc, char **argv);
+
+static const struct ctl_command ctl_commands[] = {
+	{ "run", cmd_run, "[options] -- PROGRAM [ARG...]",
+	  "run PROGRAM under profil and show its profile" },
+	{ "attach", cmd_attach, "[options] PID",
+	  "profile a running process until interrupted" },
+	{ "start", cmd_start, "[options] PID",
+	  "start profiling a process" },
+	{ "stop", cmd_stop, "[options] PID", "stop profiling a process" },
+	{ "status", cmd_status, "[options] [PID]",
+	  "the kernel's sessions and their tick counts" },
+	{ "show", cmd_show, "[options] PID",
+	  "the profile of a process being profiled" },
+	{ "report", cmd_report,
+	  "[-f GMON] [-e BINARY] [--lines|-b] [--sort] [-a] [-v]\n"
+	  "       [--format=text|csv|json|gmon] [-o FILE] [BINARY [GMON]]",
+	  "the profile in a gmon.out file, per function or line" },
+	{ "help", cmd_help, "[COMMAND]", "this list, or one command's usage" },
+};
+
+#define NCOMMANDS (sizeof(ctl_commands) / sizeof(ctl_commands[0]))
+
+const struct ctl_command *ctl_command_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(ctl_commands[i].name, name))
+			return &ctl_commands[i];
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: profil-ctl <command> [options]\n"
+		   "       profil-ctl --version | --help\n\ncommands:\n");
+	for (i = 0; i < NCOMMANDS; i++)
+		if (ctl_commands[i].fn)
+			fprintf(f, "  %-8s %s\n", ctl_commands[i].name,
+				ctl_commands[i].summary);
+	fprintf(f, "\n\"profil-ctl help COMMAND\" shows a command's options;"
+		   " see profil-ctl(1).\n");
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct ctl_command *c;
+
+	if (argc > 2)
+		return ctl_usage_error(argv[0], "too many arguments");
+	if (argc < 2) {
+		usage(stdout);
+		return CTL_EXIT_OK;
+	}
+	c = ctl_command_find(argv[1]);
+	if (!c || !c->fn)
+		return ctl_usage_error(argv[0], "unknown command '%s'",
+				       argv[1]);
+	printf("usage: profil-ctl %s %s\n  %s\n", c->name, c->args, c->summary);
+	return CTL_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	const struct ctl_command *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return CTL_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("profil-ctl %s\n", PROFIL_CTL_VERSION);
+		return CTL_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return CTL_EXIT_OK;
+	}
+	c = ctl_command_find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "profil-ctl: unknown command '%s'\n", argv[1]);
+		usage(stderr);
+		return CTL_EXIT_USAGE;
+	}
+	if (!c->fn) {
+		ctl_errorf(c->name, "not built into this profil-ctl");
+		return CTL_EXIT_FAIL;
+	}
+	return c->fn(argc - 1, argv + 1);
+}
