@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptrace stops of a seized process (see ptrace(2), "Stopped states").
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+
+#include "tracer.h"
+
+int tracer_event(int wstatus)
+{
+	return WIFSTOPPED(wstatus) ? (unsigned int)wstatus >> 16 : 0;
+}
+
+static bool is_stop_signal(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+	       sig == SIGTTOU;
+}
+
+bool tracer_injectable(int wstatus)
+{
+	int event = tracer_event(wstatus);
+
+	return WIFSTOPPED(wstatus) && (!event || event == PTRACE_EVENT_STOP);
+}
+
+void tracer_stop_get(pid_t pid, int wstatus, struct tracer_stop *s)
+{
+	int event = tracer_event(wstatus);
+
+	memset(s, 0, sizeof(*s));
+	s->wstatus = wstatus;
+	if (!WIFSTOPPED(wstatus))
+		return;
+	if (event == PTRACE_EVENT_STOP) {
+		s->group_stop = is_stop_signal(WSTOPSIG(wstatus));
+	} else if (!event) {
+		s->sig = WSTOPSIG(wstatus);
+		s->have_info = !ptrace(PTRACE_GETSIGINFO, pid, 0, &s->info);
+	}
+}
+
+int tracer_resume(pid_t pid, const struct tracer_stop *s, bool injected,
+		  bool detach)
+{
+	enum __ptrace_request req = detach ? PTRACE_DETACH : PTRACE_CONT;
+	long sig = s->sig;
+
+	if (s->group_stop) {
+		/* A detached tracee in group-stop stays stopped by itself. */
+		if (!injected && !detach)
+			req = PTRACE_LISTEN;
+		else if (injected)
+			sig = WSTOPSIG(s->wstatus); /* stop again, as it was */
+	}
+	if (injected && s->have_info &&
+	    ptrace(PTRACE_SETSIGINFO, pid, 0, &s->info) < 0)
+		return -errno;
+	if (ptrace(req, pid, 0, sig) < 0)
+		return -errno;
+	return 0;
+}
+
+int tracer_seize(pid_t pid, long options)
+{
+	if (ptrace(PTRACE_SEIZE, pid, 0, options) < 0)
+		return -errno;
+	return 0;
+}
+
+int tracer_interrupt(pid_t pid, struct tracer_stop *s)
+{
+	int st, event;
+
+	if (ptrace(PTRACE_INTERRUPT, pid, 0, 0) < 0)
+		return -errno;
+	for (;;) {
+		if (waitpid(pid, &st, __WALL) < 0)
+			return -errno;
+		tracer_stop_get(pid, st, s);
+		if (!WIFSTOPPED(st))
+			return -ESRCH;
+		if (tracer_injectable(st))
+			return 0;
+		event = tracer_event(st);
+		if (event == PTRACE_EVENT_EXIT)
+			return -ESRCH;
+		/* Another event stop (exec): the interrupt is still due. */
+		if (ptrace(PTRACE_CONT, pid, 0, 0) < 0)
+			return -errno;
+	}
+}
+
+const char *tracer_strerror(int err)
+{
+	switch (-err) {
+	case EPERM:
+		return "Operation not permitted (ptrace access to the process"
+		       " is needed: the same user and no ptrace restriction,"
+		       " or CAP_SYS_PTRACE; or it is traced already)";
+	case ESRCH:
+		return "No such process";
+	default:
+		return strerror(-err);
+	}
+}
