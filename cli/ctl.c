@@ -2,6 +2,7 @@
 /*
  * Exit codes and error messages shared by profil-ctl's commands.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * bin geometry, totals, and adding a range the way gprof merges
  * TIME_HIST records.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -6,6 +6,7 @@
  *
  * Exit status: 0 success, 1 failure, 2 usage error.
  */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
 
