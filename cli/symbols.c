@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Function and line symbolization through libdwfl, which finds the
+ * symbol table (.symtab, .gnu_debugdata, separate debuginfo, .dynsym)
+ * and DWARF for us; nothing here parses ELF or DWARF by hand.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <elfutils/libdwfl.h>
+
+#include "symbols.h"
+
+struct symtab {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	GElf_Addr bias;		/* dwfl address = link-time + bias */
+	unsigned int ptr_size;
+	struct sym_func *funcs;
+	size_t nfuncs;
+};
+
+static const Dwfl_Callbacks symtab_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static bool is_function(const GElf_Sym *s)
+{
+	int type = GELF_ST_TYPE(s->st_info);
+
+	return (type == STT_FUNC || type == STT_GNU_IFUNC) &&
+	       s->st_shndx != SHN_UNDEF;
+}
+
+/* gprof's preference among aliases: global over local, no leading '_'. */
+static int alias_rank(const struct sym_func *f, int global)
+{
+	return (global ? 2 : 0) + (f->name[0] != '_');
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+	const struct sym_func *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Best alias first: end holds the rank until extents are set. */
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* End of the section holding link-time @addr, or 0 if none. */
+static uint64_t section_end(struct symtab *st, uint64_t addr)
+{
+	Dwarf_Addr a = addr + st->bias, bias;
+	Elf_Scn *scn = dwfl_module_address_section(st->mod, &a, &bias);
+	GElf_Shdr shdr;
+
+	if (!scn || !gelf_getshdr(scn, &shdr))
+		return 0;
+	return addr - a + shdr.sh_size;
+}
+
+static int symtab_load_funcs(struct symtab *st)
+{
+	int n = dwfl_module_getsymtab(st->mod), i;
+	size_t k = 0, j;
+	GElf_Sym sym;
+	GElf_Addr addr;
+	const char *name;
+	uint64_t end;
+
+	if (n <= 0)
+		return 0;	/* stripped: no functions */
+	st->funcs = calloc((size_t)n, sizeof(*st->funcs));
+	if (!st->funcs)
+		return -1;
+	for (i = 1; i < n; i++) {
+		name = dwfl_module_getsym_info(st->mod, i, &sym, &addr, NULL,
+					       NULL, NULL);
+		if (!name || !*name || !is_function(&sym) || addr < st->bias)
+			continue;
+		st->funcs[k] = (struct sym_func){
+			.addr = addr - st->bias, .name = name,
+		};
+		st->funcs[k].end = (uint64_t)alias_rank(&st->funcs[k],
+			GELF_ST_BIND(sym.st_info) != STB_LOCAL);
+		k++;
+	}
+	qsort(st->funcs, k, sizeof(*st->funcs), cmp_func);
+	/* Keep the first (best) alias of each address. */
+	for (i = 0, j = 0; (size_t)i < k; i++)
+		if (!j || st->funcs[j - 1].addr != st->funcs[i].addr)
+			st->funcs[j++] = st->funcs[i];
+	st->nfuncs = j;
+	for (j = 0; j < st->nfuncs; j++) {
+		end = section_end(st, st->funcs[j].addr);
+		if (j + 1 < st->nfuncs &&
+		    (!end || st->funcs[j + 1].addr < end))
+			end = st->funcs[j + 1].addr;
+		if (end <= st->funcs[j].addr)
+			end = st->funcs[j].addr + 1;
+		st->funcs[j].end = end;
+	}
+	return 0;
+}
+
+struct symtab *symtab_open(const char *path, char *err, size_t errlen)
+{
+	struct symtab *st = calloc(1, sizeof(*st));
+	Elf *elf;
+	int fd;
+
+	if (!st) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return NULL;
+	}
+	/* Open it ourselves first: a clear errno for a missing file. */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		goto err_free;
+	}
+	st->dwfl = dwfl_begin(&symtab_callbacks);
+	if (!st->dwfl) {
+		close(fd);
+		goto err_dwfl;
+	}
+	/* dwfl_report_offline takes over @fd. */
+	st->mod = dwfl_report_offline(st->dwfl, "", path, fd);
+	if (!st->mod || dwfl_report_end(st->dwfl, NULL, NULL))
+		goto err_dwfl;
+	elf = dwfl_module_getelf(st->mod, &st->bias);
+	if (!elf)
+		goto err_dwfl;
+	st->ptr_size = gelf_getclass(elf) == ELFCLASS32 ? 4 : 8;
+	if (symtab_load_funcs(st)) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		goto err_end;
+	}
+	return st;
+
+err_dwfl:
+	snprintf(err, errlen, "%s", dwfl_errmsg(-1));
+err_end:
+	if (st->dwfl)
+		dwfl_end(st->dwfl);
+err_free:
+	free(st->funcs);
+	free(st);
+	return NULL;
+}
+
+void symtab_close(struct symtab *st)
+{
+	if (!st)
+		return;
+	dwfl_end(st->dwfl);
+	free(st->funcs);
+	free(st);
+}
+
+const struct sym_func *symtab_funcs(const struct symtab *st, size_t *n)
+{
+	*n = st->nfuncs;
+	return st->funcs;
+}
+
+unsigned int symtab_ptr_size(const struct symtab *st)
+{
+	return st->ptr_size;
+}
+
+int symtab_line(struct symtab *st, uint64_t addr, const char **file,
+		unsigned int *line)
+{
+	Dwfl_Line *l = dwfl_module_getsrc(st->mod, addr + st->bias);
+	const char *src;
+	int lineno = 0;
+
+	if (!l)
+		return -1;
+	src = dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL);
+	if (!src || lineno <= 0)
+		return -1;
+	*file = src;
+	*line = (unsigned int)lineno;
+	return 0;
+}
+
+const struct sym_func *sym_func_find(const struct sym_func *funcs, size_t n,
+				     uint64_t addr)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (addr < funcs[mid].addr)
+			hi = mid;
+		else if (addr >= funcs[mid].end)
+			lo = mid + 1;
+		else
+			return &funcs[mid];
+	}
+	return NULL;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Symbols of an ELF file through elfutils' libdwfl: its functions (the
+ * .symtab, else .dynsym, including separate debuginfo and MiniDebugInfo)
+ * and source lines (DWARF). Addresses are link-time, as in struct hist.
+ */
+#ifndef PROFIL_CTL_SYMBOLS_H
+#define PROFIL_CTL_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/**
+ * struct sym_func - one function, as a renderer sees it
+ * @addr: entry (link-time)
+ * @end: end of its extent: the next function's entry or the end of its
+ *	section, whichever comes first (gprof's and readprofile's rule, so
+ *	alignment padding counts for the function before it)
+ * @name: its name
+ */
+struct sym_func {
+	uint64_t addr;
+	uint64_t end;
+	const char *name;
+};
+
+struct symtab;
+
+/**
+ * symtab_open() - read the functions of the ELF file @path
+ *
+ * A stripped file gives an empty list (and no lines), not an error.
+ *
+ * Return: the table, or NULL with @err set (not found, not ELF, ...).
+ */
+struct symtab *symtab_open(const char *path, char *err, size_t errlen);
+
+/** symtab_close() - free @st; NULL is a no-op. */
+void symtab_close(struct symtab *st);
+
+/**
+ * symtab_funcs() - the functions, sorted by @addr, extents disjoint
+ * Return: the array (valid until symtab_close()), its length in *@n.
+ */
+const struct sym_func *symtab_funcs(const struct symtab *st, size_t *n);
+
+/** symtab_ptr_size() - 4 or 8: the ELF class, for gmon_read_*(). */
+unsigned int symtab_ptr_size(const struct symtab *st);
+
+/**
+ * symtab_line() - the source line of @addr
+ * Return: 0 and *@file, *@line (the file name valid until
+ * symtab_close()), or -1 if the file has no line information there.
+ */
+int symtab_line(struct symtab *st, uint64_t addr, const char **file,
+		unsigned int *line);
+
+/**
+ * sym_func_find() - the function whose extent holds @addr, or NULL
+ * (binary search in @funcs)
+ */
+const struct sym_func *sym_func_find(const struct sym_func *funcs, size_t n,
+				     uint64_t addr);
+
+#endif /* PROFIL_CTL_SYMBOLS_H */
