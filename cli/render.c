@@ -1,0 +1,680 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Renderers of struct hist (see render.h). Rows are built first, the
+ * same for every format, then sorted, then written.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profil.h"
+#include "internal.h"
+#include "render.h"
+
+/* One output row of any view. */
+struct row {
+	const char *name;	/* function; source file in the line view */
+	const char *func;	/* line and bin views: function, or NULL */
+	unsigned int line;	/* line view */
+	uint64_t addr, end;	/* extent, or first bin's, or the bin's */
+	double count;
+	uint64_t calls;
+};
+
+struct rows {
+	struct row *v;
+	size_t n;
+	double total;		/* every sample, *unknown* included */
+	double unknown;		/* samples no row holds */
+	uint64_t bytes;		/* bytes the histogram covers */
+	bool has_calls;
+};
+
+static int rows_add(struct rows *r, const struct row *row)
+{
+	struct row *nv;
+
+	if (!(r->n & (r->n + 1)) || !r->v) {
+		nv = realloc(r->v, (2 * r->n + 2) * sizeof(*nv));
+		if (!nv)
+			return -1;
+		r->v = nv;
+	}
+	r->v[r->n++] = *row;
+	return 0;
+}
+
+/* First function whose extent ends above @addr (ends are sorted too). */
+static size_t first_ending_after(const struct render_syms *s, uint64_t addr)
+{
+	size_t lo = 0, hi = s->nfuncs, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->funcs[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Spreads @c samples of [lo, hi) over the functions; returns the rest. */
+static double spread_bin(const struct render_syms *s, double *counts,
+			 uint64_t lo, uint64_t hi, double c)
+{
+	const struct sym_func *f;
+	double credited = 0, share;
+	uint64_t a, b;
+	size_t j;
+
+	if (hi <= lo) {
+		f = sym_func_find(s->funcs, s->nfuncs, lo);
+		if (!f)
+			return c;
+		counts[f - s->funcs] += c;
+		return 0;
+	}
+	for (j = first_ending_after(s, lo);
+	     j < s->nfuncs && s->funcs[j].addr < hi; j++) {
+		a = s->funcs[j].addr > lo ? s->funcs[j].addr : lo;
+		b = s->funcs[j].end < hi ? s->funcs[j].end : hi;
+		share = c * (double)(b - a) / (double)(hi - lo);
+		counts[j] += share;
+		credited += share;
+	}
+	return c - credited;
+}
+
+static void rows_totals(struct rows *r, const struct hist *h)
+{
+	size_t i;
+
+	r->total = (double)hist_total(h);
+	for (i = 0; i < h->nranges; i++)
+		r->bytes += h->ranges[i].high_pc - h->ranges[i].low_pc;
+}
+
+static int build_funcs(struct rows *r, const struct hist *h,
+		       const struct render_syms *s, const struct render_opts *o)
+{
+	double *counts = calloc(s->nfuncs + 1, sizeof(*counts));
+	uint64_t *calls = calloc(s->nfuncs + 1, sizeof(*calls));
+	const struct hist_range *rg;
+	const struct sym_func *f;
+	uint64_t lo, hi;
+	size_t i, k;
+	int ret = -1;
+
+	if (!counts || !calls)
+		goto out;
+	for (i = 0; i < h->nranges; i++) {
+		rg = &h->ranges[i];
+		for (k = 0; k < rg->nbins; k++) {
+			if (!rg->bins[k])
+				continue;
+			hist_bin_range(rg, k, &lo, &hi);
+			r->unknown += spread_bin(s, counts, lo, hi,
+						 (double)rg->bins[k]);
+		}
+	}
+	for (i = 0; i < h->narcs; i++) {
+		f = sym_func_find(s->funcs, s->nfuncs, h->arcs[i].self_pc);
+		if (f)
+			calls[f - s->funcs] += h->arcs[i].count;
+	}
+	r->has_calls = h->narcs > 0;
+	for (i = 0; i < s->nfuncs; i++) {
+		struct row row = {
+			.name = s->funcs[i].name, .addr = s->funcs[i].addr,
+			.end = s->funcs[i].end, .count = counts[i],
+			.calls = calls[i],
+		};
+
+		if ((o->all || counts[i] > 0 || calls[i]) && rows_add(r, &row))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(counts);
+	free(calls);
+	return ret;
+}
+
+static int build_bins(struct rows *r, const struct hist *h,
+		      const struct render_syms *s, const struct render_opts *o)
+{
+	const struct hist_range *rg;
+	const struct sym_func *f;
+	struct row row;
+	size_t i, k;
+
+	for (i = 0; i < h->nranges; i++) {
+		rg = &h->ranges[i];
+		for (k = 0; k < rg->nbins; k++) {
+			if (!rg->bins[k] && !o->all)
+				continue;
+			row = (struct row){ .count = (double)rg->bins[k] };
+			hist_bin_range(rg, k, &row.addr, &row.end);
+			f = sym_func_find(s->funcs, s->nfuncs, row.addr);
+			if (f) {
+				row.func = f->name;
+				row.line = (unsigned int)(row.addr - f->addr);
+			}
+			if (rows_add(r, &row))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int build_lines(struct rows *r, const struct hist *h,
+		       const struct render_syms *s)
+{
+	const struct hist_range *rg;
+	const struct sym_func *f;
+	struct row row;
+	size_t i, k, j;
+	uint64_t hi;
+
+	for (i = 0; i < h->nranges; i++) {
+		rg = &h->ranges[i];
+		for (k = 0; k < rg->nbins; k++) {
+			if (!rg->bins[k])
+				continue;
+			row = (struct row){ .count = (double)rg->bins[k] };
+			hist_bin_range(rg, k, &row.addr, &hi);
+			if (!s->line ||
+			    s->line(s->ctx, row.addr, &row.name, &row.line)) {
+				r->unknown += row.count;
+				continue;
+			}
+			f = sym_func_find(s->funcs, s->nfuncs, row.addr);
+			row.func = f ? f->name : NULL;
+			if (rows_add(r, &row))
+				return -1;
+		}
+	}
+	/* One row per file:line, at its lowest address. */
+	qsort(r->v, r->n, sizeof(*r->v), cmp_line);
+	for (i = 0, j = 0; i < r->n; i++) {
+		if (j && !strcmp(r->v[j - 1].name, r->v[i].name) &&
+		    r->v[j - 1].line == r->v[i].line)
+			r->v[j - 1].count += r->v[i].count;
+		else
+			r->v[j++] = r->v[i];
+	}
+	r->n = j;
+	return 0;
+}
+
+static int cmp_count(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+const char *render_zero_reason(const struct hist *h,
+			       const struct render_ticks *t, char *buf,
+			       size_t len)
+{
+	size_t nbins = 0, i;
+
+	if (hist_total(h))
+		return NULL;
+	for (i = 0; i < h->nranges; i++)
+		nbins += h->ranges[i].nbins;
+	if (!h->nranges)
+		snprintf(buf, len, "no histogram: the profile has no "
+			 "TIME_HIST record (gprof: \"missing histogram\")");
+	else if (t && !t->ticks)
+		snprintf(buf, len, "no samples: the kernel counted no tick: "
+			 "the process used no CPU time while profiled");
+	else if (t && t->out_of_range && t->out_of_range + t->system_dropped
+		 >= t->ticks)
+		snprintf(buf, len, "no samples: all %" PRIu64 " user-mode "
+			 "ticks fell outside the profiled range (wrong "
+			 "offset or load bias?)", t->out_of_range);
+	else if (t && t->system_dropped >= t->ticks)
+		snprintf(buf, len, "no samples: all %" PRIu64 " ticks were in "
+			 "kernel mode, which is not charged by default",
+			 t->system_dropped);
+	else if (!h->rate)
+		snprintf(buf, len, "no samples: %zu bins, all zero, and the "
+			 "rate is 0 Hz: the profiling clock never ran",
+			 nbins);
+	else
+		snprintf(buf, len, "no samples: %zu bins, all zero: the "
+			 "program used less than one tick (1/%u s) of CPU "
+			 "time, or every sample fell outside the range (a "
+			 "gmon.out does not count those)", nbins, h->rate);
+	return buf;
+}
+
+/* Counts are whole unless a bin was split; show fractions only then. */
+static void put_count(FILE *out, int width, double c)
+{
+	if (c == floor(c) && c < 9007199254740992.0)
+		fprintf(out, "%*.0f", width, c);
+	else
+		fprintf(out, "%*.2f", width, c);
+}
+
+static void put_seconds(FILE *out, int width, const struct hist *h,
+			double c)
+{
+	if (h->rate)
+		fprintf(out, "%*.3f", width, c / h->rate);
+	else
+		fprintf(out, "%*s", width, "-");
+}
+
+static double pct(const struct rows *r, double c)
+{
+	return r->total > 0 ? 100.0 * c / r->total : 0.0;
+}
+
+static void text_func_row(FILE *out, const struct rows *r,
+			  const struct hist *h, const struct render_opts *o,
+			  const char *name, const struct row *row, double c,
+			  double load)
+{
+	if (o->verbose) {
+		if (row)
+			fprintf(out, "%016" PRIx64 " %8" PRIu64 " ", row->addr,
+				row->end - row->addr);
+		else
+			fprintf(out, "%16s %8s ", "", "");
+	}
+	put_count(out, 9, c);
+	fprintf(out, " %6.2f ", pct(r, c));
+	put_seconds(out, 9, h, c);
+	if (r->has_calls) {
+		if (row && row->calls)
+			fprintf(out, " %9" PRIu64, row->calls);
+		else
+			fprintf(out, " %9s", "");
+	}
+	fprintf(out, "  %-32s", name);
+	if (load >= 0)
+		fprintf(out, " %9.4f", load);
+	fputc('\n', out);
+}
+
+static void text_funcs(FILE *out, const struct rows *r, const struct hist *h,
+		       const struct render_opts *o)
+{
+	size_t i;
+
+	if (o->verbose)
+		fprintf(out, "%-16s %8s ", "address", "size");
+	fprintf(out, "%9s %6s %9s", "count", "%", "seconds");
+	if (r->has_calls)
+		fprintf(out, " %9s", "calls");
+	fprintf(out, "  %-32s %9s\n", "function", "load");
+	for (i = 0; i < r->n; i++)
+		text_func_row(out, r, h, o, r->v[i].name, &r->v[i],
+			      r->v[i].count, r->v[i].count /
+			      (double)(r->v[i].end - r->v[i].addr));
+	if (r->unknown > 0 || o->all)
+		text_func_row(out, r, h, o, "*unknown*", NULL, r->unknown, -1);
+	text_func_row(out, r, h, o, "total", NULL, r->total,
+		      r->bytes ? r->total / (double)r->bytes : 0);
+}
+
+static void text_lines(FILE *out, const struct rows *r, const struct hist *h,
+		       const struct render_opts *o)
+{
+	size_t i;
+
+	if (o->verbose)
+		fprintf(out, "%-16s ", "address");
+	fprintf(out, "%9s %6s %9s  %s\n", "count", "%", "seconds",
+		"file:line (function)");
+	for (i = 0; i < r->n; i++) {
+		if (o->verbose)
+			fprintf(out, "%016" PRIx64 " ", r->v[i].addr);
+		put_count(out, 9, r->v[i].count);
+		fprintf(out, " %6.2f ", pct(r, r->v[i].count));
+		put_seconds(out, 9, h, r->v[i].count);
+		fprintf(out, "  %s:%u", r->v[i].name, r->v[i].line);
+		if (r->v[i].func)
+			fprintf(out, " (%s)", r->v[i].func);
+		fputc('\n', out);
+	}
+	if (o->verbose)
+		fprintf(out, "%16s ", "");
+	put_count(out, 9, r->unknown);
+	fprintf(out, " %6.2f ", pct(r, r->unknown));
+	put_seconds(out, 9, h, r->unknown);
+	fprintf(out, "  *unknown*\n");
+	if (o->verbose)
+		fprintf(out, "%16s ", "");
+	put_count(out, 9, r->total);
+	fprintf(out, " %6.2f ", pct(r, r->total));
+	put_seconds(out, 9, h, r->total);
+	fprintf(out, "  total\n");
+}
+
+static void text_bins(FILE *out, const struct rows *r)
+{
+	size_t i;
+
+	fprintf(out, "%-16s %-16s %9s  %s\n", "low", "high", "count",
+		"function+offset");
+	for (i = 0; i < r->n; i++) {
+		fprintf(out, "%016" PRIx64 " %016" PRIx64 " ", r->v[i].addr,
+			r->v[i].end);
+		put_count(out, 9, r->v[i].count);
+		if (r->v[i].func)
+			fprintf(out, "  %s+%#x\n", r->v[i].func, r->v[i].line);
+		else
+			fprintf(out, "  *unknown*\n");
+	}
+	fprintf(out, "%33s ", "");
+	put_count(out, 9, r->total);
+	fprintf(out, "  total\n");
+}
+
+static void csv_str(FILE *out, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void csv_num(FILE *out, const struct rows *r, const struct hist *h,
+		    double c)
+{
+	put_count(out, 0, c);
+	fprintf(out, ",%.4f,", pct(r, c));
+	if (h->rate)
+		fprintf(out, "%.6f", c / h->rate);
+}
+
+static void csv(FILE *out, const struct rows *r, const struct hist *h,
+		const struct render_opts *o)
+{
+	size_t i;
+
+	switch (o->view) {
+	case RENDER_FUNCS:
+		fprintf(out, "function,address,size,count,percent,seconds,"
+			"calls\n");
+		break;
+	case RENDER_LINES:
+		fprintf(out, "file,line,function,address,count,percent,"
+			"seconds\n");
+		break;
+	case RENDER_BINS:
+		fprintf(out, "low,high,function,offset,count,percent,"
+			"seconds\n");
+		break;
+	}
+	for (i = 0; i < r->n; i++) {
+		const struct row *w = &r->v[i];
+
+		if (o->view == RENDER_FUNCS) {
+			csv_str(out, w->name);
+			fprintf(out, ",0x%" PRIx64 ",%" PRIu64 ",", w->addr,
+				w->end - w->addr);
+		} else if (o->view == RENDER_LINES) {
+			csv_str(out, w->name);
+			fprintf(out, ",%u,", w->line);
+			csv_str(out, w->func);
+			fprintf(out, ",0x%" PRIx64 ",", w->addr);
+		} else {
+			fprintf(out, "0x%" PRIx64 ",0x%" PRIx64 ",", w->addr,
+				w->end);
+			csv_str(out, w->func ? w->func : "*unknown*");
+			fprintf(out, ",%u,", w->func ? w->line : 0);
+		}
+		csv_num(out, r, h, w->count);
+		if (o->view == RENDER_FUNCS)
+			fprintf(out, ",%" PRIu64, w->calls);
+		fputc('\n', out);
+	}
+	if (o->view != RENDER_BINS && (r->unknown > 0 || o->all)) {
+		fprintf(out, o->view == RENDER_FUNCS ? "*unknown*,,," :
+			"*unknown*,,,,");
+		csv_num(out, r, h, r->unknown);
+		fprintf(out, o->view == RENDER_FUNCS ? ",0\n" : "\n");
+	}
+}
+
+static void json_str(FILE *out, const char *s)
+{
+	if (!s) {
+		fputs("null", out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void json_num(FILE *out, const struct rows *r, const struct hist *h,
+		     double c)
+{
+	fputs("\"count\": ", out);
+	put_count(out, 0, c);
+	fprintf(out, ", \"percent\": %.4f, \"seconds\": ", pct(r, c));
+	if (h->rate)
+		fprintf(out, "%.6f", c / h->rate);
+	else
+		fputs("null", out);
+}
+
+static void json_row(FILE *out, const struct rows *r, const struct hist *h,
+		     const struct render_opts *o, const struct row *w)
+{
+	fputs("    {", out);
+	if (o->view == RENDER_FUNCS) {
+		fputs("\"function\": ", out);
+		json_str(out, w->name);
+		fprintf(out, ", \"address\": %" PRIu64 ", \"size\": %" PRIu64
+			", \"calls\": %" PRIu64 ", ", w->addr,
+			w->end - w->addr, w->calls);
+	} else if (o->view == RENDER_LINES) {
+		fputs("\"file\": ", out);
+		json_str(out, w->name);
+		fprintf(out, ", \"line\": %u, \"function\": ", w->line);
+		json_str(out, w->func);
+		fprintf(out, ", \"address\": %" PRIu64 ", ", w->addr);
+	} else {
+		fprintf(out, "\"low\": %" PRIu64 ", \"high\": %" PRIu64
+			", \"function\": ", w->addr, w->end);
+		json_str(out, w->func);
+		fprintf(out, ", \"offset\": %u, ", w->func ? w->line : 0);
+	}
+	json_num(out, r, h, w->count);
+	fputc('}', out);
+}
+
+static void json(FILE *out, const struct rows *r, const struct hist *h,
+		 const struct render_opts *o, const char *reason)
+{
+	static const char *const views[] = { "functions", "lines", "bins" };
+	size_t i;
+
+	fputs("{\n  \"binary\": ", out);
+	json_str(out, h->binary);
+	fprintf(out, ",\n  \"rate\": %u,\n  \"view\": \"%s\",\n  \"ranges\": "
+		"[", h->rate, views[o->view]);
+	for (i = 0; i < h->nranges; i++)
+		fprintf(out, "%s{\"low\": %" PRIu64 ", \"high\": %" PRIu64
+			", \"bins\": %zu}", i ? ", " : "",
+			h->ranges[i].low_pc, h->ranges[i].high_pc,
+			h->ranges[i].nbins);
+	fputs("],\n  \"rows\": [", out);
+	for (i = 0; i < r->n; i++) {
+		fputs(i ? ",\n" : "\n", out);
+		json_row(out, r, h, o, &r->v[i]);
+	}
+	fputs(r->n ? "\n  ],\n  \"unknown\": {" : "],\n  \"unknown\": {", out);
+	json_num(out, r, h, r->unknown);
+	fputs("},\n  \"total\": {", out);
+	json_num(out, r, h, r->total);
+	fputs("},\n  \"reason\": ", out);
+	json_str(out, reason);
+	fputs("\n}\n", out);
+}
+
+/* A note on what is missing, for the text view; NULL if nothing. */
+static const char *text_note(const struct rows *r,
+			     const struct render_syms *s,
+			     const struct render_opts *o)
+{
+	if (r->total <= 0 || r->unknown < r->total)
+		return NULL;
+	if (o->view == RENDER_LINES)
+		return "no line information for any sample (built without "
+		       "-g, or another binary?)";
+	if (o->view == RENDER_FUNCS && !s->nfuncs)
+		return "no function symbols (stripped binary?): every "
+		       "sample is *unknown*; -b shows addresses";
+	if (o->view == RENDER_FUNCS)
+		return "no sample falls in a function of the binary: is it "
+		       "the program that was profiled?";
+	return NULL;
+}
+
+int render(FILE *out, const struct hist *h, const struct render_syms *s,
+	   const struct render_opts *o)
+{
+	static const struct render_syms none;
+	struct rows r = { .v = NULL };
+	const char *reason, *note;
+	char why[256];
+	int ret;
+
+	if (!s)
+		s = &none;
+	rows_totals(&r, h);
+	if (o->view == RENDER_FUNCS)
+		ret = build_funcs(&r, h, s, o);
+	else if (o->view == RENDER_LINES)
+		ret = build_lines(&r, h, s);
+	else
+		ret = build_bins(&r, h, s, o);
+	if (ret) {
+		free(r.v);
+		errno = ENOMEM;
+		return -1;
+	}
+	/* Floating-point dust from split bins is not a sample. */
+	if (fabs(r.unknown) < 1e-6)
+		r.unknown = 0;
+	if (o->sort)
+		qsort(r.v, r.n, sizeof(*r.v), cmp_count);
+	reason = render_zero_reason(h, o->ticks, why, sizeof(why));
+	note = text_note(&r, s, o);
+
+	if (o->format == RENDER_JSON) {
+		json(out, &r, h, o, reason ? reason : note);
+	} else if (o->format == RENDER_CSV) {
+		csv(out, &r, h, o);
+	} else {
+		if (reason || note)
+			fprintf(out, "# %s\n", reason ? reason : note);
+		if (o->view == RENDER_FUNCS)
+			text_funcs(out, &r, h, o);
+		else if (o->view == RENDER_LINES)
+			text_lines(out, &r, h, o);
+		else
+			text_bins(out, &r);
+	}
+	free(r.v);
+	if (ferror(out) || fflush(out)) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* Writes the records of @rg (all but the file header) to @out. */
+static int gmon_range(FILE *out, const struct hist_range *rg, uint32_t rate,
+		      bool with_header)
+{
+	struct pf_gmon_hist g = {
+		.low_pc = rg->low_pc, .high_pc = rg->high_pc,
+		.hist_size = (uint32_t)rg->nbins, .prof_rate = rate,
+		.counts = rg->bins, .width = sizeof(*rg->bins),
+	};
+	const size_t hdr = 20;	/* "gmon", version, spare */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int ret;
+
+	if (rg->nbins > UINT32_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (with_header)
+		return pf_gmon_write(out, &g);
+	/* libprofil's writer always starts a file: drop its header. */
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return -1;
+	ret = pf_gmon_write(mem, &g);
+	if (fclose(mem))
+		ret = -1;
+	if (!ret && (len < hdr ||
+		     fwrite(buf + hdr, 1, len - hdr, out) != len - hdr))
+		ret = -1;
+	free(buf);
+	return ret;
+}
+
+int render_gmon(FILE *out, const struct hist *h)
+{
+	size_t i;
+
+	if (!h->nranges) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < h->nranges; i++)
+		if (gmon_range(out, &h->ranges[i], h->rate, i == 0))
+			return -1;
+	return fflush(out) ? -1 : 0;
+}
