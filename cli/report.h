@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The report every profil-ctl command prints: a struct hist, the ELF
+ * file's symbols, rendered as the options say. "report" reads the hist
+ * from a gmon.out; run, attach and show build it from a live buffer and
+ * call report_render() the same way.
+ */
+#ifndef PROFIL_CTL_REPORT_H
+#define PROFIL_CTL_REPORT_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "hist.h"
+#include "render.h"
+
+/**
+ * struct report_opts - the rendering options of every command
+ * @render: view, format, sort, all, verbose, ticks (render.h)
+ * @gmon: --format=gmon: write a gmon.out instead of a table
+ * @binary: the ELF file for symbols; NULL: the hist's own @binary
+ */
+struct report_opts {
+	struct render_opts render;
+	bool gmon;
+	const char *binary;
+};
+
+/* Option codes above any character, for getopt_long's table. */
+enum {
+	REPORT_OPT_LINES = 0x100,
+	REPORT_OPT_SORT,
+	REPORT_OPT_FORMAT,
+};
+
+/*
+ * The shared options, to put in a command's struct option array and
+ * optstring: --lines, --sort, -a/--all, -b/--bins, -v/--verbose,
+ * --format=text|csv|json|gmon.
+ */
+#define REPORT_SHORT_OPTS "abv"
+#define REPORT_LONG_OPTS						\
+	{ "lines", no_argument, NULL, REPORT_OPT_LINES },		\
+	{ "sort", no_argument, NULL, REPORT_OPT_SORT },			\
+	{ "all", no_argument, NULL, 'a' },				\
+	{ "bins", no_argument, NULL, 'b' },				\
+	{ "verbose", no_argument, NULL, 'v' },				\
+	{ "format", required_argument, NULL, REPORT_OPT_FORMAT }
+
+/** report_opts_init() - defaults: functions, text, address order. */
+void report_opts_init(struct report_opts *o);
+
+/**
+ * report_parse_opt() - apply one getopt_long result @c (argument @arg)
+ * @cmd: the command's name, for messages
+ *
+ * Return: 1 if @c was a shared option and is applied, 0 if it is not
+ * one of them, -1 on a bad value (the message is printed: return
+ * CTL_EXIT_USAGE).
+ */
+int report_parse_opt(struct report_opts *o, const char *cmd, int c,
+		     const char *arg);
+
+/**
+ * report_check_opts() - the checks once all options are in (--lines
+ * with -b, --format=gmon without an output file @output)
+ * Return: 0, or -1 with the message printed (exit CTL_EXIT_USAGE).
+ */
+int report_check_opts(const struct report_opts *o, const char *cmd,
+		      const char *output);
+
+/**
+ * report_render() - render @h to @out with the symbols of @o->binary
+ * (or @h->binary; none if both are NULL)
+ *
+ * Errors go to stderr as "profil-ctl: <cmd>: ..." with @cmd "report"
+ * unless the caller names itself through report_render_cmd().
+ *
+ * Return: 0, or -1 (symbols unreadable, output error).
+ */
+int report_render(const struct hist *h, const struct report_opts *o,
+		  FILE *out);
+
+/** report_render_cmd() - report_render() with @cmd in its messages. */
+int report_render_cmd(const char *cmd, const struct hist *h,
+		      const struct report_opts *o, FILE *out);
+
+#endif /* PROFIL_CTL_REPORT_H */
