@@ -16,6 +16,9 @@
  * except fork/exec: 10^3 cycles take about 65 s in the TCG guest (65 ms
  * a cycle profiled, 53 ms unprofiled), so CI runs 600, about 40 s;
  * PROFIL_STRESS_FORKS=1000 runs the issue's number.
+ *
+ * PROFIL_TIMEOUT_SCALE=<n> multiplies every test's timeout (default 1):
+ * the harness sets it on a slower kernel (KASAN), where the counts stay.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -821,4 +824,22 @@ TEST_F_TIMEOUT(stress, cpu_hotplug, 120)
 	cpu1_set(1);
 }
 
-TEST_HARNESS_MAIN
+/* TEST_HARNESS_MAIN, with the timeouts scaled by PROFIL_TIMEOUT_SCALE. */
+static void __attribute__((constructor)) __constructor_order_last(void)
+{
+	if (!__constructor_order)
+		__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD;
+}
+
+int main(int argc, char **argv)
+{
+	const char *env = getenv("PROFIL_TIMEOUT_SCALE");
+	unsigned long scale = env ? strtoul(env, NULL, 0) : 1;
+	struct __fixture_metadata *f;
+	struct __test_metadata *t;
+
+	for (f = __fixture_list; scale > 1 && f; f = f->next)
+		for (t = f->tests; t; t = t->next)
+			t->timeout *= scale;
+	return test_harness_run(argc, argv);
+}
