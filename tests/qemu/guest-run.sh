@@ -4,7 +4,8 @@
 # The guest side of the harness. Runs as the job of tests/qemu/init, chrooted
 # into the host's root (read-only) with $OUT, the run directory, writable.
 # Loads the module, runs every entry of $LIST as a TAP item, unloads the
-# module and scans the kernel log; each of those is one TAP result. The
+# module and scans the kernel log; each of those is one TAP result, and
+# with KMEMLEAK=on one more, the leak check. The
 # TAP stream goes to $OUT/tap.log (the host prints it), the counts to
 # $OUT/counts and, at the end, a verdict to $OUT/done.
 set -uo pipefail
@@ -27,23 +28,40 @@ TAINT_OK=$((4096 | 8192))
 # Milestones in the kernel log, timestamped, for the console log.
 mark() { echo "profil-harness: $*" >/dev/kmsg; }
 
+# The per-program timeout= of settings, times TIMEOUT_SCALE (a slow
+# kernel: KASAN and friends).
 timeout_of()
 {
 	local t
 
 	t=$(sed -n 's/^timeout=//p' "$OUT/ksft/settings" 2>/dev/null | tail -1)
-	echo "${t:-45}"
+	echo $((${t:-45} * ${TIMEOUT_SCALE:-1}))
+}
+# The kselftests scale their own per-test timeouts by it too.
+export PROFIL_TIMEOUT_SCALE=${TIMEOUT_SCALE:-1}
+
+KMEMLEAK=${KMEMLEAK:-}
+LEAKS=/sys/kernel/debug/kmemleak
+# kmemleak reports an object only once it is 5 s old (its min age) and
+# unchanged over two scans (the first one checksums it).
+leak_scan()
+{
+	sleep 6
+	echo scan >"$LEAKS" && echo scan >"$LEAKS"
 }
 
 read -r -a entries <<<"$LIST"
 modname=$(basename "$MODULE" .ko)
-tap_plan $((${#entries[@]} + 3))
+steps=3
+[ "$KMEMLEAK" != on ] || steps=4
+tap_plan $((${#entries[@]} + steps))
 tap_counts "$OUT/counts"
 
 taint0=$(cat /proc/sys/kernel/tainted)
 mark start
 # kmemleak, if any: forget what boot left, only our leaks count.
-[ ! -w /sys/kernel/debug/kmemleak ] || echo clear >/sys/kernel/debug/kmemleak
+[ "$KMEMLEAK" != on ] || echo clear >"$LEAKS" ||
+	echo "# kmemleak: not available (KMEMLEAK=on)"
 echo "# kernel $(uname -r), $(nproc) CPUs, taint before: $taint0"
 
 if insmod "$MODULE"; then
@@ -65,6 +83,13 @@ for e in "${entries[@]}"; do
 	tap_counts "$OUT/counts"
 done
 
+# Scan while the module is loaded, so that its frames resolve to
+# [$modname]; what its unloading leaks comes with the second scan.
+if [ "$KMEMLEAK" = on ]; then
+	mark "kmemleak scan, loaded"
+	leak_scan
+fi
+
 mark "rmmod $modname"
 if [ ! -d "/sys/module/$modname" ]; then
 	tap_result fail "rmmod $modname" "module not loaded"
@@ -75,17 +100,36 @@ else
 fi
 tap_counts "$OUT/counts"
 
-mark "scan"
-# A kernel with kmemleak (a debug build): scan now, report what it holds.
-leaks=/sys/kernel/debug/kmemleak
-if [ -w "$leaks" ]; then
-	echo scan >"$leaks"
-	sleep 1
-	echo scan >"$leaks"
-	cat "$leaks" >"$OUT/kmemleak.txt"
-	[ ! -s "$OUT/kmemleak.txt" ] ||
-		echo "profil-harness: kmemleak: unreferenced object(s)" >/dev/kmsg
+# kmemleak: the module's leaks fail. A report is the module's if a frame
+# of its allocation backtrace is in the module ([profil] while loaded, a
+# bare address once unloaded: everything else resolves, KALLSYMS_ALL) or
+# in its loading or unloading.
+if [ "$KMEMLEAK" = on ]; then
+	mark "kmemleak scan, unloaded"
+	if leak_scan && cat "$LEAKS" >"$OUT/kmemleak.txt"; then
+		ours=$(awk -v mod="[$modname]" '
+			/^unreferenced object/ { n += hit; hit = 0; next }
+			index($0, mod) || /\] 0x[0-9a-f]+$/ ||
+			/\] (__do_sys_delete_module|do_init_module)\+/ { hit = 1 }
+			END { print n + hit }' "$OUT/kmemleak.txt")
+		all=$(grep -c '^unreferenced object' "$OUT/kmemleak.txt")
+		if [ "$ours" -eq 0 ]; then
+			[ "$all" -eq 0 ] || echo "# kmemleak: $all unreferenced" \
+				"object(s), none from $modname: $OUT/kmemleak.txt"
+			tap_result ok "kmemleak: no leak from $modname"
+		else
+			head -60 "$OUT/kmemleak.txt" | sed 's/^/# /'
+			tap_result fail "kmemleak: no leak from $modname" \
+				"$ours of $all unreferenced object(s)"
+		fi
+	else
+		tap_result fail "kmemleak: no leak from $modname" \
+			"kmemleak not available"
+	fi
+	tap_counts "$OUT/counts"
 fi
+
+mark "scan"
 dmesg >"$OUT/dmesg.txt"
 taint=$(cat /proc/sys/kernel/tainted)
 new_taint=$(((taint & ~taint0) & ~TAINT_OK))

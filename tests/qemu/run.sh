@@ -14,7 +14,11 @@
 #   MODULE       module to load (kmod/profil.ko)
 #   KSFT_INSTALL directory of installed selftests, copied to the run dir
 #   VCPUS (2), MEM (1G), ACCEL (auto|kvm|tcg), KCMDLINE, QEMU_ARGS
-#   TIMEOUT      overall seconds (default: 90 + per-test timeout * entries)
+#   TIMEOUT      overall seconds (default: (90 + per-test timeout * entries)
+#                * TIMEOUT_SCALE)
+#   TIMEOUT_SCALE multiplies every timeout (1; a slow debug kernel: more)
+#   KMEMLEAK     on: check for the module's leaks (fails without kmemleak);
+#                off: boot with kmemleak=off; empty: neither
 #   RUN_NAME     run directory $BUILD/qemu/$RUN_NAME.<pid>, "check"; the
 #                link $BUILD/qemu/$RUN_NAME points to the latest
 #   COUNTS       where to copy the "pass fail skip" counts
@@ -33,6 +37,9 @@ KCMDLINE=${KCMDLINE:-}
 QEMU_ARGS=${QEMU_ARGS:-}
 RUN_NAME=${RUN_NAME:-check}
 COUNTS=${COUNTS:-}
+TIMEOUT_SCALE=${TIMEOUT_SCALE:-1}
+KMEMLEAK=${KMEMLEAK:-}
+[ "$KMEMLEAK" != off ] || KCMDLINE="kmemleak=off $KCMDLINE"
 QDIR=$BUILD/qemu
 # One directory per run, so that runs in parallel do not meet;
 # $QDIR/$RUN_NAME points to the latest.
@@ -126,7 +133,7 @@ ln -sfn "$(basename "$RUN")" "$QDIR/$RUN_NAME"
 [ -z "$KSFT_INSTALL" ] || cp -a "$KSFT_INSTALL/." "$RUN/ksft/"
 
 per=$(sed -n "s/^timeout=//p" "$RUN/ksft/settings" 2>/dev/null | tail -1) || true
-TIMEOUT=${TIMEOUT:-$((90 + ${per:-45} * $#))}
+TIMEOUT=${TIMEOUT:-$(((90 + ${per:-45} * $#) * TIMEOUT_SCALE))}
 accel=$(pick_accel)
 
 {
@@ -135,6 +142,7 @@ accel=$(pick_accel)
 	printf 'export LIST=%q\n' "$*"
 	printf 'export KEEP=%q\n' "$TOP $BUILD $(dirname "$MODULE") $KSFT_INSTALL"
 	printf 'export TAP_PREFIX=%q\n' "${TAP_PREFIX-# }"
+	printf 'export TIMEOUT_SCALE=%q KMEMLEAK=%q\n' "$TIMEOUT_SCALE" "$KMEMLEAK"
 	printf 'export JOB=%q\n' "$TOP/tests/qemu/guest-run.sh"
 } >"$RUN/env"
 : >"$RUN/tap.log"
