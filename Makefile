@@ -38,7 +38,7 @@ KDIR	   ?= $(if $(wildcard $(HOST_KDIR)/Makefile),$(HOST_KDIR),$(GUEST_KDIR))
 # Everything runs slower there: TIMEOUT_SCALE. kmemleak doubles the boot
 # time: off unless KMEMLEAK=on (make check-debug).
 ifeq ($(KFLAVOUR),debug)
-DEBUG_KDIR    := $(shell $(TOP)/scripts/debug-kernel.sh dir)
+DEBUG_KDIR    := $(shell $(TOP)/scripts/debug-kernel.sh dir 2>/dev/null)
 GUEST_KDIR    := $(DEBUG_KDIR)
 GUEST_VMLINUZ := $(DEBUG_KDIR)/arch/x86/boot/bzImage
 GUEST_MODDIR  := none
