@@ -146,7 +146,6 @@ int inject_syscall(pid_t pid, long nr, const uint64_t args[6], long *ret,
 	uint64_t site;
 	int err;
 
-	memset(res, 0, sizeof(*res));
 	if (ptrace(PTRACE_GETREGS, pid, 0, &saved) < 0)
 		return -errno;
 	site = vdso_syscall(pid);

@@ -43,7 +43,8 @@ struct inject_result {
  * @nr: system call number
  * @args: its six arguments
  * @ret: the raw return value (-errno on failure)
- * @res: out: exit, exit stop, deferred signals
+ * @res: exit, exit stop, deferred signals; zero it before the first of
+ *	a series of injections, which add their deferred signals to it
  *
  * The registers are restored afterwards, orig_rax included, so that an
  * interrupted system call of the tracee restarts as if nothing happened.

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A profiling buffer in another process: set up by injected mmap(), its
+ * session started and stopped over netlink, its counters read with
+ * process_vm_readv(), rendered by report_render().
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "live.h"
+
+uint64_t live_page_size(void)
+{
+	return (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+int live_parse_pid(const char *s, pid_t *pid)
+{
+	unsigned long long v;
+
+	if (ctl_parse_u64(s, 1, INT_MAX, &v) < 0)
+		return -1;
+	*pid = (pid_t)v;
+	return 0;
+}
+
+struct profil_handle *live_open(const char *op)
+{
+	struct profil_handle *h = profil_handle_open();
+
+	if (!h) {
+		if (errno == ENOSYS)
+			ctl_errorf(op, "%s (is profil.ko loaded?)",
+				   strerror(errno));
+		else
+			ctl_perror_lib(op);
+	}
+	return h;
+}
+
+void live_buf_free(struct live_buf *b)
+{
+	target_text_free(&b->text);
+	memset(b, 0, sizeof(*b));
+}
+
+int live_setup(const char *op, struct profil_handle *h, pid_t pid,
+	       const struct live_opts *o, struct live_buf *b,
+	       struct inject_result *res)
+{
+	uint64_t page = live_page_size();
+	struct livebuf_marker m;
+	struct profil_params p;
+	int err;
+
+	memset(b, 0, sizeof(*b));
+	b->pid = pid;
+	err = target_text(pid, &b->text);
+	if (err) {
+		ctl_errorf(op, "process %d: its executable's text: %s",
+			   (int)pid, strerror(-err));
+		return err;
+	}
+	if (livebuf_geometry(b->text.start, b->text.end, o->bin_bytes,
+			     &b->geom) < 0 ||
+	    !(b->map_len = livebuf_map_len(b->geom.bufsiz, page))) {
+		err = -EINVAL;
+		ctl_errorf(op, "process %d: %s: no usable text range",
+			   (int)pid, b->text.exe);
+		goto err_free;
+	}
+	err = inject_mmap(pid, b->map_len, &b->map_addr, res);
+	if (err) {
+		ctl_errorf(op, "process %d: mmap() of %llu bytes in it: %s",
+			   (int)pid, (unsigned long long)b->map_len,
+			   err == -EIO ? "no syscall instruction found" :
+			   strerror(-err));
+		goto err_free;
+	}
+	livebuf_marker_init(&m, b->map_len, b->geom.bufsiz, b->text.bias);
+	err = target_write(pid, b->map_addr, &m, sizeof(m));
+	if (err) {
+		ctl_errorf(op, "process %d: writing its buffer: %s", (int)pid,
+			   strerror(-err));
+		goto err_unmap;
+	}
+	p = (struct profil_params){
+		.buf = b->map_addr + page,
+		.bufsiz = b->geom.bufsiz,
+		.offset = b->geom.offset,
+		.scale = b->geom.scale,
+		.rate = o->rate,
+		.flags = o->flags,
+		.pid = pid,
+	};
+	if (profil_session_start(h, &p) < 0) {
+		err = -errno;
+		ctl_perror_lib(op);
+		goto err_unmap;
+	}
+	return 0;
+
+err_unmap:
+	if (!res->exiting && !res->exited)
+		inject_munmap(pid, b->map_addr, b->map_len, res);
+err_free:
+	live_buf_free(b);
+	return err;
+}
+
+static int live_read_counts(const char *op, pid_t pid, uint64_t buf,
+			    size_t nbins, uint16_t **counts)
+{
+	int err;
+
+	*counts = malloc(nbins * sizeof(**counts));
+	if (!*counts) {
+		ctl_perror(op);
+		return -1;
+	}
+	err = target_read(pid, buf, *counts, nbins * sizeof(**counts));
+	if (err) {
+		ctl_errorf(op, "process %d: reading its buffer at %#llx: %s",
+			   (int)pid, (unsigned long long)buf, strerror(-err));
+		free(*counts);
+		*counts = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int live_collect(const char *op, struct profil_handle *h,
+		 const struct live_buf *b, struct hist *hist,
+		 struct profil_status *st)
+{
+	uint64_t buf = b->map_addr + live_page_size();
+	uint16_t *counts;
+	int ret;
+
+	if (profil_session_stop(h, b->pid) < 0 ||
+	    profil_session_get(h, b->pid, st) < 0) {
+		ctl_perror_lib(op);
+		return -1;
+	}
+	if (st->buf != buf)
+		ctl_errorf(op, "warning: process %d replaced profil-ctl's "
+			   "buffer with its own: the profile covers the time "
+			   "before", (int)b->pid);
+	if (live_read_counts(op, b->pid, buf, b->geom.nbins, &counts) < 0)
+		return -1;
+	ret = livebuf_to_hist(counts, b->geom.nbins, b->geom.offset,
+			      b->geom.scale, b->text.bias, hist);
+	free(counts);
+	if (!ret) {
+		hist->rate = st->buf == buf ? st->rate : 0;
+		hist->binary = strdup(b->text.exe);
+		if (!hist->binary)
+			ret = -1;
+	}
+	if (ret)
+		ctl_perror(op);
+	return ret;
+}
+
+int live_snapshot(const char *op, const struct profil_status *st,
+		  struct hist *hist)
+{
+	struct target_text t;
+	uint64_t bias = 0, end;
+	uint16_t *counts;
+	size_t nbins = st->bufsiz / 2;
+	int ret, err;
+
+	if (st->state == PROFIL_STATE_STOPPED &&
+	    st->reason == PROFIL_STOP_EXEC) {
+		ctl_errorf(op, "process %d: its session stopped at execve(): "
+			   "the buffer went with the old program", st->pid);
+		return -1;
+	}
+	if (!nbins || !st->scale ||
+	    livebuf_range_end(st->offset, nbins, st->scale, &end) < 0) {
+		ctl_errorf(op, "process %d: the buffer holds no counter",
+			   st->pid);
+		return -1;
+	}
+	if (st->bufsiz > LIVE_MAX_SNAPSHOT) {
+		ctl_errorf(op, "process %d: a buffer of %llu bytes is too "
+			   "large to read", st->pid,
+			   (unsigned long long)st->bufsiz);
+		return -1;
+	}
+	err = target_text(st->pid, &t);
+	if (!err && st->offset < t.end && t.start < end &&
+	    st->offset >= t.bias) {
+		bias = t.bias;
+		hist->binary = strdup(t.exe);
+	} else {
+		ctl_errorf(op, "note: process %d: the buffer does not cover "
+			   "its executable's text: raw addresses", st->pid);
+	}
+	if (!err)
+		target_text_free(&t);
+	if (live_read_counts(op, st->pid, st->buf, nbins, &counts) < 0)
+		return -1;
+	ret = livebuf_to_hist(counts, nbins, st->offset, st->scale, bias,
+			      hist);
+	free(counts);
+	if (ret) {
+		ctl_perror(op);
+		return -1;
+	}
+	hist->rate = st->rate;
+	return 0;
+}
+
+int live_report(const char *op, const struct hist *hist,
+		const struct profil_status *st, const struct live_opts *o)
+{
+	struct report_opts ro = o->report;
+	struct render_ticks ticks;
+	FILE *out = stdout;
+	int ret;
+
+	if (st) {
+		ticks = (struct render_ticks){
+			.ticks = st->stats.ticks,
+			.out_of_range = st->stats.out_of_range,
+			.system_dropped = st->stats.system_dropped,
+		};
+		ro.render.ticks = &ticks;
+	}
+	if (o->output) {
+		out = fopen(o->output, ro.gmon ? "wbe" : "we");
+		if (!out) {
+			ctl_errorf(op, "%s: %s", o->output, strerror(errno));
+			return CTL_EXIT_FAIL;
+		}
+	}
+	ret = report_render_cmd(op, hist, &ro, out);
+	if (out != stdout && fclose(out) && !ret) {
+		ctl_errorf(op, "%s: %s", o->output, strerror(errno));
+		ret = -1;
+	}
+	if (ret && out != stdout)
+		unlink(o->output);
+	return ret ? CTL_EXIT_FAIL : CTL_EXIT_OK;
+}

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profil-ctl start, stop, status and show: sessions that run without
+ * profil-ctl watching.
+ *
+ * start maps a buffer into the process (see live_setup()), starts its
+ * session and detaches: the process runs untraced. The mapping begins
+ * with a marker page (livebuf.h) that tells stop, later and from another
+ * profil-ctl, that the buffer the kernel reports is one profil-ctl mapped
+ * and how long the mapping is; stop then unmaps it (the process is
+ * seized for that one munmap()). A buffer without the marker is the
+ * program's own (profil(), monstartup()) and is never touched.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+
+#include "commands.h"
+#include "ctl.h"
+#include "live.h"
+#include "procmaps.h"
+#include "tracer.h"
+
+static const char *const state_names[] = {
+	[PROFIL_STATE_ACTIVE] = "active",
+	[PROFIL_STATE_STOPPED] = "stopped",
+};
+
+static const char *const reason_names[] = {
+	[PROFIL_STOP_NONE] = "none",
+	[PROFIL_STOP_REQUEST] = "request",
+	[PROFIL_STOP_SCALE0] = "scale0",
+	[PROFIL_STOP_EXEC] = "exec",
+	[PROFIL_STOP_FAULT] = "fault",
+	[PROFIL_STOP_EXIT] = "exit",
+};
+
+#define NAME_OF(tab, v)							\
+	((v) < sizeof(tab) / sizeof((tab)[0]) && (tab)[v] ? (tab)[v] : "?")
+
+/* Parse the options of a command that needs a PID and nothing else. */
+static int ctl_parse_pid_cmd(int argc, char **argv, unsigned int set,
+			     struct live_opts *o)
+{
+	int first = live_parse_opts(argc, argv, set | LIVE_OPTS_PID, o);
+
+	if (first == -2)
+		return -2;
+	if (first < 0)
+		return -1;
+	if (first < argc) {
+		ctl_usage_error(argv[0], "unexpected argument '%s'",
+				argv[first]);
+		return -1;
+	}
+	if (!o->pid && !(set & LIVE_OPTS_FORMAT)) {
+		ctl_usage_error(argv[0], "no PID given");
+		return -1;
+	}
+	return 0;
+}
+
+#define PARSE_OR_RETURN(ret)						\
+	do {								\
+		if ((ret) == -2)					\
+			return CTL_EXIT_OK;				\
+		if ((ret) < 0)						\
+			return CTL_EXIT_USAGE;				\
+	} while (0)
+
+/*
+ * Seize @pid and wait for a stop at which to inject. On failure the
+ * message is printed; *@exiting tells that it sits in its exit stop.
+ */
+static int ctl_grab(const char *op, pid_t pid, struct tracer_stop *s)
+{
+	int err = tracer_seize(pid, 0);
+
+	if (!err) {
+		err = tracer_interrupt(pid, s);
+		if (err) {
+			ptrace(PTRACE_DETACH, pid, 0, 0);
+			ctl_errorf(op, "process %d: %s", (int)pid,
+				   err == -ESRCH ? "it is exiting" :
+				   strerror(-err));
+		}
+		return err;
+	}
+	ctl_errorf(op, "process %d: ptrace: %s", (int)pid,
+		   tracer_strerror(err));
+	return err;
+}
+
+int cmd_start(int argc, char **argv)
+{
+	struct profil_handle *h;
+	struct inject_result res = { .exited = false };
+	struct tracer_stop s;
+	struct live_buf b;
+	struct live_opts o;
+	int err;
+
+	PARSE_OR_RETURN(ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_PROFILE, &o));
+	h = live_open(argv[0]);
+	if (!h)
+		return CTL_EXIT_FAIL;
+	if (ctl_grab(argv[0], o.pid, &s)) {
+		profil_handle_close(h);
+		return CTL_EXIT_FAIL;
+	}
+	err = live_setup(argv[0], h, o.pid, &o, &b, &res);
+	profil_handle_close(h);
+	if (!res.exited)
+		tracer_resume(o.pid, &s, true, true);
+	inject_redeliver(o.pid, &res);
+	if (err)
+		return CTL_EXIT_FAIL;
+	printf("process %d: profiling %s [%#" PRIx64 ", %#" PRIx64 "), %"
+	       PRIu64 " bytes per counter; %" PRIu64 " bytes of counters at %#"
+	       PRIx64 " until \"profil-ctl stop %d\"\n", (int)o.pid,
+	       b.text.exe, b.geom.offset - b.text.bias, b.text.end -
+	       b.text.bias, o.bin_bytes, b.geom.bufsiz, b.map_addr +
+	       live_page_size(), (int)o.pid);
+	live_buf_free(&b);
+	return CTL_EXIT_OK;
+}
+
+/*
+ * The mapping that holds @st's buffer, if profil-ctl made it: the marker
+ * in the page before the buffer, and a mapping of exactly that extent.
+ */
+static bool ctl_our_mapping(const struct profil_status *st, uint64_t *addr,
+			    uint64_t *len)
+{
+	uint64_t page = live_page_size();
+	struct livebuf_marker m;
+	struct procmaps_entry *v;
+	bool ours = false;
+	size_t n, i;
+
+	if (st->buf < page || (st->buf & (page - 1)) ||
+	    target_read(st->pid, st->buf - page, &m, sizeof(m)) ||
+	    !livebuf_marker_matches(&m, st->bufsiz, page))
+		return false;
+	if (procmaps_load(st->pid, &v, &n) < 0)
+		return false;
+	for (i = 0; i < n && !ours; i++)
+		ours = v[i].start == st->buf - page &&
+		       v[i].end - v[i].start == m.map_len && !v[i].path[0];
+	free(v);
+	*addr = st->buf - page;
+	*len = m.map_len;
+	return ours;
+}
+
+static int ctl_unmap(const char *op, pid_t pid, uint64_t addr, uint64_t len)
+{
+	struct inject_result res = { .exited = false };
+	struct tracer_stop s;
+	int err;
+
+	if (ctl_grab(op, pid, &s))
+		return -1;
+	err = inject_munmap(pid, addr, len, &res);
+	if (!res.exited)
+		tracer_resume(pid, &s, !err, true);
+	inject_redeliver(pid, &res);
+	if (err)
+		ctl_errorf(op, "process %d: munmap() in it: %s", (int)pid,
+			   strerror(-err));
+	return err ? -1 : 0;
+}
+
+int cmd_stop(int argc, char **argv)
+{
+	struct profil_handle *h;
+	struct profil_status st;
+	struct live_opts o;
+	uint64_t addr, len;
+	const char *what;
+	int ret = CTL_EXIT_OK;
+
+	PARSE_OR_RETURN(ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_KEEP, &o));
+	h = live_open(argv[0]);
+	if (!h)
+		return CTL_EXIT_FAIL;
+	if (profil_session_stop(h, o.pid) < 0 ||
+	    profil_session_get(h, o.pid, &st) < 0) {
+		ctl_perror_lib(argv[0]);
+		profil_handle_close(h);
+		return CTL_EXIT_FAIL;
+	}
+	profil_handle_close(h);
+	if (!ctl_our_mapping(&st, &addr, &len))
+		what = "the buffer is not one profil-ctl mapped: left alone";
+	else if (o.keep)
+		what = "profil-ctl's buffer kept (\"profil-ctl show\" reads "
+		       "it, \"profil-ctl stop\" again unmaps it)";
+	else if (!ctl_unmap(argv[0], o.pid, addr, len))
+		what = "profil-ctl's buffer unmapped";
+	else
+		what = "profil-ctl's buffer could not be unmapped";
+	if (!strcmp(what, "profil-ctl's buffer could not be unmapped"))
+		ret = CTL_EXIT_FAIL;
+	printf("process %d: stopped (%s), %" PRIu64 " ticks; %s\n",
+	       (int)o.pid, NAME_OF(reason_names, st.reason), st.stats.ticks,
+	       what);
+	return ret;
+}
+
+static void status_text_header(void)
+{
+	printf("%7s %-7s %-7s %5s %14s %9s %14s %6s %5s %9s %9s %9s %9s "
+	       "%9s %9s %7s %9s %7s\n", "PID", "STATE", "REASON", "RATE",
+	       "BUF", "BUFSIZ", "OFFSET", "SCALE", "FLAGS", "TICKS",
+	       "IN_RANGE", "OUT_RANGE", "SYS_DROP", "SYS_CHRG", "DEFERRED",
+	       "PENDING", "DISCARDED", "FAULTED");
+}
+
+static void status_text(const struct profil_status *st)
+{
+	const struct profil_stats *s = &st->stats;
+
+	printf("%7d %-7s %-7s %5u %#14" PRIx64 " %9" PRIu64 " %#14" PRIx64
+	       " %6u %#5x %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64
+	       " %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %9" PRIu64 " %7"
+	       PRIu64 "\n", (int)st->pid, NAME_OF(state_names, st->state),
+	       NAME_OF(reason_names, st->reason), st->rate, st->buf,
+	       st->bufsiz, st->offset, st->scale, st->flags, s->ticks,
+	       s->in_range, s->out_of_range, s->system_dropped,
+	       s->system_charged, s->deferred, s->pending, s->discarded,
+	       s->faulted);
+}
+
+static void status_json(const struct profil_status *st, bool first)
+{
+	const struct profil_stats *s = &st->stats;
+
+	printf("%s\n  {\"pid\": %d, \"state\": \"%s\", \"reason\": \"%s\", "
+	       "\"rate\": %u, \"buf\": %" PRIu64 ", \"bufsiz\": %" PRIu64
+	       ", \"offset\": %" PRIu64 ", \"scale\": %u, \"flags\": %u, ",
+	       first ? "" : ",", (int)st->pid, NAME_OF(state_names, st->state),
+	       NAME_OF(reason_names, st->reason), st->rate, st->buf,
+	       st->bufsiz, st->offset, st->scale, st->flags);
+	if (st->reason == PROFIL_STOP_FAULT)
+		printf("\"fault_addr\": %" PRIu64 ", ", st->fault_addr);
+	printf("\"ticks\": %" PRIu64 ", \"in_range\": %" PRIu64
+	       ", \"out_of_range\": %" PRIu64 ", \"system_dropped\": %" PRIu64
+	       ", \"system_charged\": %" PRIu64 ", \"deferred\": %" PRIu64
+	       ", \"pending\": %" PRIu64 ", \"discarded\": %" PRIu64
+	       ", \"faulted\": %" PRIu64 "}", s->ticks, s->in_range,
+	       s->out_of_range, s->system_dropped, s->system_charged,
+	       s->deferred, s->pending, s->discarded, s->faulted);
+}
+
+struct status_walk {
+	bool json;
+	unsigned long n;
+};
+
+static int status_cb(const struct profil_status *st, void *data)
+{
+	struct status_walk *w = data;
+
+	if (w->json)
+		status_json(st, !w->n);
+	else
+		status_text(st);
+	w->n++;
+	return 0;
+}
+
+int cmd_status(int argc, char **argv)
+{
+	struct profil_handle *h;
+	struct profil_status st;
+	struct status_walk w = { .n = 0 };
+	struct live_opts o;
+	int err;
+
+	PARSE_OR_RETURN(ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_FORMAT, &o));
+	w.json = o.json;
+	h = live_open(argv[0]);
+	if (!h)
+		return CTL_EXIT_FAIL;
+	if (o.pid)
+		err = profil_session_get(h, o.pid, &st);
+	if (o.pid && err < 0) {
+		ctl_perror_lib(argv[0]);
+		profil_handle_close(h);
+		return CTL_EXIT_FAIL;
+	}
+	if (w.json)
+		printf("[");
+	else
+		status_text_header();
+	if (o.pid)
+		err = status_cb(&st, &w);
+	else
+		err = profil_session_dump(h, status_cb, &w);
+	if (w.json)
+		printf("%s]\n", w.n ? "\n" : "");
+	if (err < 0) {
+		fflush(stdout);
+		ctl_perror_lib(argv[0]);
+	}
+	profil_handle_close(h);
+	return err < 0 ? CTL_EXIT_FAIL : CTL_EXIT_OK;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct profil_handle *h;
+	struct profil_status st;
+	struct hist hist = { .rate = 0 };
+	struct live_opts o;
+	int ret;
+
+	PARSE_OR_RETURN(ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_REPORT, &o));
+	h = live_open(argv[0]);
+	if (!h)
+		return CTL_EXIT_FAIL;
+	ret = profil_session_get(h, o.pid, &st);
+	if (ret < 0)
+		ctl_perror_lib(argv[0]);
+	profil_handle_close(h);
+	if (ret < 0)
+		return CTL_EXIT_FAIL;
+	if (live_snapshot(argv[0], &st, &hist) < 0) {
+		hist_free(&hist);
+		return CTL_EXIT_FAIL;
+	}
+	ret = live_report(argv[0], &hist, &st, &o);
+	hist_free(&hist);
+	return ret;
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Options of the live commands. One table; each command says which
+ * options it takes, any other is a usage error.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "ctl.h"
+#include "live.h"
+
+enum {
+	LIVE_OPT_BIN_BYTES = 0x200,
+	LIVE_OPT_SYSTEM_TICKS,
+	LIVE_OPT_KEEP,
+};
+
+#define LIVE_MAX_DURATION 1e7	/* seconds; about 116 days */
+
+static const struct option live_options[] = {
+	{ "pid", required_argument, NULL, 'p' },
+	{ "rate", required_argument, NULL, 'r' },
+	{ "bin-bytes", required_argument, NULL, LIVE_OPT_BIN_BYTES },
+	{ "system-ticks", no_argument, NULL, LIVE_OPT_SYSTEM_TICKS },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "keep", no_argument, NULL, LIVE_OPT_KEEP },
+	{ "help", no_argument, NULL, 'h' },
+	REPORT_LONG_OPTS,
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Which enum live_opt_set an option belongs to (0: every command). */
+static unsigned int live_opt_owner(int c)
+{
+	switch (c) {
+	case 'p':
+		return LIVE_OPTS_PID;
+	case 'r':
+	case LIVE_OPT_BIN_BYTES:
+	case LIVE_OPT_SYSTEM_TICKS:
+		return LIVE_OPTS_PROFILE;
+	case 'd':
+		return LIVE_OPTS_DURATION;
+	case LIVE_OPT_KEEP:
+		return LIVE_OPTS_KEEP;
+	case REPORT_OPT_FORMAT:
+		return LIVE_OPTS_REPORT | LIVE_OPTS_FORMAT;
+	case 'h':
+		return ~0U;
+	default:
+		return LIVE_OPTS_REPORT;	/* -o and the report options */
+	}
+}
+
+static int live_parse_one(struct live_opts *o, const char *cmd, int c,
+			  const char *arg, unsigned int set, bool *format)
+{
+	unsigned long long v;
+	char *end;
+
+	switch (c) {
+	case 'p':
+		if (live_parse_pid(arg, &o->pid) < 0)
+			return ctl_usage_error(cmd, "bad PID '%s'", arg);
+		return 0;
+	case 'r':
+		if (ctl_parse_u64(arg, PROFIL_RATE_MIN, PROFIL_RATE_MAX,
+				  &v) < 0)
+			return ctl_usage_error(cmd, "--rate: '%s' is not a "
+					       "rate from %d to %d Hz", arg,
+					       PROFIL_RATE_MIN,
+					       PROFIL_RATE_MAX);
+		o->rate = (uint32_t)v;
+		return 0;
+	case LIVE_OPT_BIN_BYTES:
+		if (ctl_parse_u64(arg, 2, LIVEBUF_MAX_BIN_BYTES, &v) < 0 ||
+		    !livebuf_bin_bytes_valid(v))
+			return ctl_usage_error(cmd, "--bin-bytes: '%s' is not "
+					       "a power of two from 2 to %d",
+					       arg, LIVEBUF_MAX_BIN_BYTES);
+		o->bin_bytes = v;
+		return 0;
+	case LIVE_OPT_SYSTEM_TICKS:
+		o->flags |= PROFIL_F_SYSTEM_TICKS;
+		return 0;
+	case 'd':
+		o->duration = strtod(arg, &end);
+		if (!*arg || *end || !isfinite(o->duration) ||
+		    o->duration <= 0 || o->duration > LIVE_MAX_DURATION)
+			return ctl_usage_error(cmd, "--duration: '%s' is not "
+					       "a number of seconds above 0",
+					       arg);
+		return 0;
+	case 'o':
+		o->output = arg;
+		return 0;
+	case LIVE_OPT_KEEP:
+		o->keep = true;
+		return 0;
+	case REPORT_OPT_FORMAT:
+		*format = true;
+		if (!(set & LIVE_OPTS_REPORT)) {
+			if (!strcmp(arg, "json") || !strcmp(arg, "text")) {
+				o->json = !strcmp(arg, "json");
+				return 0;
+			}
+			return ctl_usage_error(cmd, "--format: '%s' is not "
+					       "text or json", arg);
+		}
+		break;
+	}
+	switch (report_parse_opt(&o->report, cmd, c, arg)) {
+	case 1:
+		return 0;
+	case 0:
+		return ctl_usage_error(cmd, "unknown option");
+	default:
+		return CTL_EXIT_USAGE;
+	}
+}
+
+static void live_help(const char *cmd)
+{
+	const struct ctl_command *c = ctl_command_find(cmd);
+
+	if (c)
+		printf("usage: profil-ctl %s %s\n  %s\n", c->name, c->args,
+		       c->summary);
+	printf("see profil-ctl(1) for the options\n");
+}
+
+int live_parse_opts(int argc, char **argv, unsigned int set,
+		    struct live_opts *o)
+{
+	const char *cmd = argv[0];
+	bool format = false;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->bin_bytes = LIVEBUF_DEFAULT_BIN_BYTES;
+	report_opts_init(&o->report);
+	optind = 1;
+	opterr = 0;
+	/* "+": run's command line is the program's after the first operand. */
+	while ((c = getopt_long(argc, argv, "+:p:r:d:o:h" REPORT_SHORT_OPTS,
+				live_options, NULL)) != -1) {
+		if (c == '?') {
+			ctl_usage_error(cmd, "unknown option '%s'",
+					argv[optind - 1]);
+			return -1;
+		}
+		if (c == ':') {
+			ctl_usage_error(cmd, "option '%s' needs an argument",
+					argv[optind - 1]);
+			return -1;
+		}
+		if (!(live_opt_owner(c) & set)) {
+			ctl_usage_error(cmd, "option '%s' does not apply",
+					argv[optind - 1]);
+			return -1;
+		}
+		if (c == 'h') {
+			live_help(cmd);
+			return -2;
+		}
+		if (live_parse_one(o, cmd, c, optarg, set, &format))
+			return -1;
+	}
+	if ((set & LIVE_OPTS_REPORT) && o->output && !format)
+		o->report.gmon = true;	/* a saved live profile is a gmon.out */
+	if ((set & LIVE_OPTS_REPORT) &&
+	    report_check_opts(&o->report, cmd, o->output))
+		return -1;
+	if ((set & LIVE_OPTS_PID) && !o->pid && optind < argc &&
+	    !(set & LIVE_OPTS_COMMAND)) {
+		if (live_parse_pid(argv[optind], &o->pid) < 0) {
+			ctl_usage_error(cmd, "bad PID '%s'", argv[optind]);
+			return -1;
+		}
+		optind++;
+	}
+	return optind;
+}
