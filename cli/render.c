@@ -313,10 +313,10 @@ static void text_func_row(FILE *out, const struct rows *r,
 		else
 			fprintf(out, " %9s", "");
 	}
-	fprintf(out, "  %-32s", name);
 	if (load >= 0)
-		fprintf(out, " %9.4f", load);
-	fputc('\n', out);
+		fprintf(out, "  %-32s %9.4f\n", name, load);
+	else
+		fprintf(out, "  %s\n", name);
 }
 
 static void text_funcs(FILE *out, const struct rows *r, const struct hist *h,

@@ -214,6 +214,11 @@ int cmd_report(int argc, char **argv)
 		return CTL_EXIT_FAIL;
 	}
 	o.binary = binary;
+	if (binary && !(h.binary = strdup(binary))) {
+		ctl_perror(argv[0]);
+		hist_free(&h);
+		return CTL_EXIT_FAIL;
+	}
 	if (output) {
 		out = fopen(output, o.gmon ? "wbe" : "we");
 		if (!out) {
