@@ -131,7 +131,8 @@ int cmd_start(int argc, char **argv)
 
 /*
  * The mapping that holds @st's buffer, if profil-ctl made it: the marker
- * in the page before the buffer, and a mapping of exactly that extent.
+ * in the page before the buffer, and private anonymous memory there of
+ * (at least) the marker's extent.
  */
 static bool ctl_our_mapping(const struct profil_status *st, uint64_t *addr,
 			    uint64_t *len)
@@ -148,9 +149,11 @@ static bool ctl_our_mapping(const struct profil_status *st, uint64_t *addr,
 		return false;
 	if (procmaps_load(st->pid, &v, &n) < 0)
 		return false;
+	/* Anonymous neighbours with the same protection merge with it. */
 	for (i = 0; i < n && !ours; i++)
-		ours = v[i].start == st->buf - page &&
-		       v[i].end - v[i].start == m.map_len && !v[i].path[0];
+		ours = v[i].start <= st->buf - page &&
+		       v[i].end - (st->buf - page) >= m.map_len &&
+		       !strcmp(v[i].perms, "rw-p") && !v[i].path[0];
 	free(v);
 	*addr = st->buf - page;
 	*len = m.map_len;
