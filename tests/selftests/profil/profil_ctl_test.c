@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profil-ctl's live commands end to end: run, attach, start, status,
+ * show, stop, on profil_ctl_work (two hot functions, 3:1 in iterations),
+ * and the answers to bad input and to missing permission.
+ *
+ * Bounds are relative to CPU time (getrusage of the children), never to
+ * wall-clock time.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "profil_nl.h"
+
+#ifndef PROFIL_CTL
+#define PROFIL_CTL "profil-ctl"
+#endif
+
+#define OUT_MAX 65536
+
+/* The harness forks each test: output must not wait in a buffer. */
+__attribute__((constructor)) static void line_buffered(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+/* profil_ctl_work, next to this program. */
+static const char *work_path(void)
+{
+	static char path[PATH_MAX];
+	char *slash;
+	ssize_t n;
+
+	if (path[0])
+		return path;
+	n = readlink("/proc/self/exe", path, sizeof(path) - 32);
+	if (n < 0)
+		return "profil_ctl_work";
+	path[n] = '\0';
+	slash = strrchr(path, '/');
+	strcpy(slash ? slash + 1 : path, "profil_ctl_work");
+	return path;
+}
+
+static void slurp(int fd, char *buf, size_t len)
+{
+	ssize_t n = pread(fd, buf, len - 1, 0);
+
+	buf[n > 0 ? n : 0] = '\0';
+	close(fd);
+}
+
+/*
+ * Run profil-ctl with @args (NULL-terminated, without argv[0]) as user
+ * @uid (-1: unchanged); its stdout and stderr into @out and @err.
+ * Return: its wait status, or -1.
+ */
+static int ctl_as(uid_t uid, const char *const *args, char *out, char *err)
+{
+	char ofile[] = "/tmp/profil_ctl_out.XXXXXX";
+	char efile[] = "/tmp/profil_ctl_err.XXXXXX";
+	const char *argv[32] = { PROFIL_CTL };
+	int ofd = mkstemp(ofile), efd = mkstemp(efile), st, i;
+	pid_t pid;
+
+	if (ofd < 0 || efd < 0)
+		return -1;
+	unlink(ofile);
+	unlink(efile);
+	for (i = 0; args[i] && i < 30; i++)
+		argv[i + 1] = args[i];
+	fflush(NULL);
+	pid = fork();
+	if (!pid) {
+		dup2(ofd, 1);
+		dup2(efd, 2);
+		if (uid != (uid_t)-1 && (setgid(uid) || setuid(uid)))
+			_exit(99);
+		execv(PROFIL_CTL, (char **)argv);
+		_exit(98);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	slurp(ofd, out, OUT_MAX);
+	slurp(efd, err, OUT_MAX);
+	if (err[0])
+		printf("# profil-ctl %s ...: %s", args[0], err);
+	return st;
+}
+
+static int ctl(const char *const *args, char *out, char *err)
+{
+	return ctl_as((uid_t)-1, args, out, err);
+}
+
+static int exit_code(int st)
+{
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The count of @func in a --format=csv function table; -1 if absent. */
+static double csv_count(const char *csv, const char *func)
+{
+	size_t len = strlen(func);
+	const char *line;
+
+	for (line = csv; line && *line; line = strchr(line, '\n'),
+	     line = line ? line + 1 : NULL) {
+		const char *p = line;
+		int commas = 0;
+
+		if (strncmp(line, func, len) || line[len] != ',')
+			continue;
+		while (*p && commas < 3)
+			commas += *p++ == ',';
+		return strtod(p, NULL);
+	}
+	return -1;
+}
+
+/* Sum of the counts of a --format=csv function table. */
+static double csv_total(const char *csv)
+{
+	const char *line = strchr(csv, '\n');
+	double sum = 0;
+
+	while (line && line[1]) {
+		const char *p = ++line;
+		int commas = 0;
+
+		while (*p && *p != '\n' && commas < 3)
+			commas += *p++ == ',';
+		if (commas == 3)
+			sum += strtod(p, NULL);
+		line = strchr(line, '\n');
+	}
+	return sum;
+}
+
+static double children_user_cpu(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_CHILDREN, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+}
+
+/* User CPU seconds @pid has used so far. */
+static double proc_user_cpu(pid_t pid)
+{
+	unsigned long utime = 0;
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	/* comm has no spaces here: field 14 is utime. */
+	if (fscanf(f, "%*d %*s %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu",
+		   &utime) != 1)
+		utime = 0;
+	fclose(f);
+	return (double)utime / sysconf(_SC_CLK_TCK);
+}
+
+/* Wait until @pid has used @secs more user CPU time (never wall time). */
+static bool burn(pid_t pid, double secs)
+{
+	double start = proc_user_cpu(pid), now = start;
+
+	while (now >= 0 && now < start + secs) {
+		usleep(20000);
+		now = proc_user_cpu(pid);
+	}
+	return now >= 0;
+}
+
+static pid_t spawn_work(const char *mode)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		execl(work_path(), "profil_ctl_work", mode, (char *)NULL);
+		_exit(97);
+	}
+	return pid;
+}
+
+static int end_work(pid_t pid)
+{
+	int st;
+
+	kill(pid, SIGTERM);
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	return st;
+}
+
+/* Both hot functions, in proportions near 3:1, make most of the profile. */
+#define EXPECT_HOT_SHARES(csv)						\
+	do {								\
+		double a = csv_count(csv, "hot_a");			\
+		double b = csv_count(csv, "hot_b");			\
+		double all = csv_total(csv);				\
+		EXPECT_GT(a, 0) TH_LOG("no hot_a in:\n%s", csv);	\
+		EXPECT_GT(b, 0) TH_LOG("no hot_b in:\n%s", csv);	\
+		if (a > 0 && b > 0) {					\
+			EXPECT_GE((a + b) / all, 0.8);			\
+			EXPECT_GE(a / (a + b), 0.55);			\
+			EXPECT_LE(a / (a + b), 0.92);			\
+		}							\
+	} while (0)
+
+FIXTURE(ctl) {
+	char *out;
+	char *err;
+	struct pnl nl;
+};
+
+FIXTURE_SETUP(ctl)
+{
+	struct stat sb;
+	int err;
+
+	self->out = malloc(OUT_MAX);
+	self->err = malloc(OUT_MAX);
+	ASSERT_NE(NULL, self->out);
+	ASSERT_NE(NULL, self->err);
+	if (stat(PROFIL_CTL, &sb) || stat(work_path(), &sb))
+		SKIP(return, "%s or %s is missing", PROFIL_CTL, work_path());
+	err = pnl_open(&self->nl);
+	if (err == -ENOENT)
+		SKIP(return, "profil.ko is not loaded");
+	ASSERT_EQ(0, err);
+	if (geteuid())
+		SKIP(return, "START on another process needs CAP_SYS_PTRACE");
+}
+
+FIXTURE_TEARDOWN(ctl)
+{
+	pnl_close(&self->nl);
+	free(self->out);
+	free(self->err);
+}
+
+/* run: both functions, in proportion, sample count bounded by CPU time. */
+TEST_F(ctl, run_profiles_two_functions)
+{
+	const char *args[] = { "run", "--rate", "1000", "--format=csv", "--",
+			       work_path(), "spin", "1.0", NULL };
+	double cpu = children_user_cpu(), all;
+
+	ASSERT_EQ(0, exit_code(ctl(args, self->out, self->err)));
+	cpu = children_user_cpu() - cpu;
+	all = csv_total(self->out);
+	printf("# %.0f samples over %.2f s of user CPU time\n%s", all, cpu,
+	       self->out);
+	EXPECT_HOT_SHARES(self->out);
+	/* It spun 1.0 s of its own CPU time, within our children's. */
+	EXPECT_GE(all, 0.5 * 1.0 * 1000);
+	EXPECT_LE(all, 1.2 * cpu * 1000 + 10);
+}
+
+TEST_F(ctl, run_exit_status_propagates)
+{
+	const char *code[] = { "run", "--", work_path(), "spin", "0.05", "7",
+			       NULL };
+	const char *sig[] = { "run", "--", work_path(), "spin", "0.05", "-15",
+			      NULL };
+	const char *missing[] = { "run", "--", "/nonexistent/program", NULL };
+
+	EXPECT_EQ(7, exit_code(ctl(code, self->out, self->err)));
+	EXPECT_EQ(128 + SIGTERM, exit_code(ctl(sig, self->out, self->err)));
+	EXPECT_EQ(127, exit_code(ctl(missing, self->out, self->err)));
+	EXPECT_NE(NULL, strstr(self->err, "No such file or directory"));
+}
+
+/* Handled signals and a stop/continue reach the program unchanged. */
+TEST_F(ctl, run_forwards_signals)
+{
+	const char *args[] = { "run", "--", work_path(), "signals", NULL };
+
+	EXPECT_EQ(0, exit_code(ctl(args, self->out, self->err)));
+}
+
+/* A program that execs is profiled as what it execs into. */
+TEST_F(ctl, run_follows_exec)
+{
+	char cmd[PATH_MAX + 32];
+	const char *args[] = { "run", "--format=csv", "--", "/bin/sh", "-c",
+			       cmd, NULL };
+
+	snprintf(cmd, sizeof(cmd), "exec %s spin 0.5", work_path());
+	ASSERT_EQ(0, exit_code(ctl(args, self->out, self->err)));
+	EXPECT_GT(csv_count(self->out, "hot_a"), 0);
+}
+
+TEST_F(ctl, run_gmon_out_for_gprof)
+{
+	char gmon[] = "/tmp/profil_ctl_gmon.XXXXXX", cmd[2 * PATH_MAX];
+	const char *args[] = { "run", "-o", gmon, "--", work_path(), "spin",
+			       "0.5", NULL };
+	FILE *p;
+	size_t n;
+	int fd = mkstemp(gmon);
+
+	ASSERT_LE(0, fd);
+	close(fd);
+	ASSERT_EQ(0, exit_code(ctl(args, self->out, self->err)));
+	EXPECT_EQ(0, self->out[0]);	/* the profile went to the file */
+	if (system("command -v gprof >/dev/null 2>&1")) {
+		unlink(gmon);
+		SKIP(return, "no gprof");
+	}
+	snprintf(cmd, sizeof(cmd), "gprof -b -p %s %s", work_path(), gmon);
+	p = popen(cmd, "r");
+	ASSERT_NE(NULL, p);
+	n = fread(self->out, 1, OUT_MAX - 1, p);
+	self->out[n] = '\0';
+	EXPECT_EQ(0, pclose(p));
+	unlink(gmon);
+	printf("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "hot_a"));
+	EXPECT_NE(NULL, strstr(self->out, "hot_b"));
+}
+
+/* attach for a duration; the target runs on, unharmed, buffer unmapped. */
+TEST_F(ctl, attach_for_a_duration)
+{
+	pid_t pid = spawn_work("serve");
+	char pidstr[16];
+	const char *args[] = { "attach", "-p", pidstr, "--duration", "1",
+			       "--format=csv", NULL };
+	struct pnl_status st;
+	uint16_t word;
+	struct iovec local = { &word, sizeof(word) }, remote;
+
+	ASSERT_LT(0, pid);
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	ASSERT_TRUE(burn(pid, 0.1));
+	EXPECT_EQ(0, exit_code(ctl(args, self->out, self->err)));
+	EXPECT_HOT_SHARES(self->out);
+	/* Stopped by request, and its buffer is gone from the target. */
+	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
+	EXPECT_EQ(PROFIL_STATE_STOPPED, st.state);
+	EXPECT_EQ(PROFIL_STOP_REQUEST, st.reason);
+	remote = (struct iovec){ (void *)(uintptr_t)st.buf, sizeof(word) };
+	EXPECT_EQ(-1, process_vm_readv(pid, &local, 1, &remote, 1, 0));
+	/* It still runs: its nanosleep()s never failed. */
+	EXPECT_TRUE(burn(pid, 0.1));
+	st.state = end_work(pid);
+	EXPECT_TRUE(WIFSIGNALED(st.state));
+	EXPECT_EQ(SIGTERM, WTERMSIG(st.state));
+}
+
+/* attach until the target exits by itself. */
+TEST_F(ctl, attach_until_exit)
+{
+	pid_t pid = fork();
+	char pidstr[16];
+	const char *args[] = { "attach", pidstr, "--format=csv", NULL };
+	int st;
+
+	if (!pid) {
+		usleep(200000);	/* be attached to before the work */
+		execl(work_path(), "profil_ctl_work", "spin", "0.5",
+		      (char *)NULL);
+		_exit(97);
+	}
+	ASSERT_LT(0, pid);
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	EXPECT_EQ(0, exit_code(ctl(args, self->out, self->err)));
+	EXPECT_GT(csv_count(self->out, "hot_a"), 0);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+}
+
+/* start, status, show, stop --keep, show, stop: the round trip. */
+TEST_F(ctl, start_status_show_stop)
+{
+	pid_t pid = spawn_work("serve");
+	char pidstr[16];
+	const char *start[] = { "start", "-p", pidstr, "--rate", "500", NULL };
+	const char *status[] = { "status", "-p", pidstr, NULL };
+	const char *status_json[] = { "status", "--format=json", NULL };
+	const char *show[] = { "show", "-p", pidstr, "--format=csv", NULL };
+	const char *keep[] = { "stop", "--keep", pidstr, NULL };
+	const char *stop[] = { "stop", pidstr, NULL };
+	struct pnl_status st;
+	char key[32];
+
+	ASSERT_LT(0, pid);
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	ASSERT_EQ(0, exit_code(ctl(start, self->out, self->err)));
+	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
+	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
+	EXPECT_EQ(500, st.rate);
+	EXPECT_TRUE(burn(pid, 0.5));
+
+	EXPECT_EQ(0, exit_code(ctl(status, self->out, self->err)));
+	EXPECT_NE(NULL, strstr(self->out, " active "));
+	EXPECT_EQ(0, exit_code(ctl(status_json, self->out, self->err)));
+	snprintf(key, sizeof(key), "{\"pid\": %d,", (int)pid);
+	EXPECT_NE(NULL, strstr(self->out, key));
+
+	EXPECT_EQ(0, exit_code(ctl(show, self->out, self->err)));
+	EXPECT_HOT_SHARES(self->out);
+
+	EXPECT_EQ(0, exit_code(ctl(keep, self->out, self->err)));
+	EXPECT_NE(NULL, strstr(self->out, "kept"));
+	EXPECT_EQ(0, exit_code(ctl(show, self->out, self->err)));
+	EXPECT_GT(csv_count(self->out, "hot_a"), 0);
+
+	EXPECT_EQ(0, exit_code(ctl(stop, self->out, self->err)));
+	EXPECT_NE(NULL, strstr(self->out, "unmapped"));
+	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
+	EXPECT_EQ(PROFIL_STATE_STOPPED, st.state);
+	/* Unmapped: show has nothing to read any more. */
+	EXPECT_EQ(1, exit_code(ctl(show, self->out, self->err)));
+	EXPECT_NE(NULL, strstr(self->err, "Bad address"));
+	EXPECT_TRUE(burn(pid, 0.1));
+	st.state = end_work(pid);
+	EXPECT_EQ(SIGTERM, WIFSIGNALED(st.state) ? WTERMSIG(st.state) : 0);
+}
+
+/* A program's own profil() buffer: show reads it, stop leaves it. */
+TEST_F(ctl, show_a_programs_own_buffer)
+{
+	pid_t pid = spawn_work("self");
+	char pidstr[16];
+	const char *show[] = { "show", pidstr, "--format=csv", NULL };
+	const char *stop[] = { "stop", pidstr, NULL };
+	struct pnl_status st;
+	uint16_t word;
+	struct iovec local = { &word, sizeof(word) }, remote;
+
+	ASSERT_LT(0, pid);
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	ASSERT_TRUE(burn(pid, 0.5));
+	EXPECT_EQ(0, exit_code(ctl(show, self->out, self->err)));
+	EXPECT_HOT_SHARES(self->out);
+	EXPECT_EQ(0, exit_code(ctl(stop, self->out, self->err)));
+	EXPECT_NE(NULL, strstr(self->out, "left alone"));
+	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
+	remote = (struct iovec){ (void *)(uintptr_t)st.buf, sizeof(word) };
+	EXPECT_EQ(sizeof(word), process_vm_readv(pid, &local, 1, &remote, 1,
+						 0));
+	end_work(pid);
+}
+
+/* Every bad command line: exit 2 and a message naming the problem. */
+TEST_F(ctl, bad_options)
+{
+	static const struct {
+		const char *args[8];
+		const char *msg;
+	} cases[] = {
+		{ { "run", NULL }, "no program to run" },
+		{ { "run", "--rate", "5", "--", "true", NULL }, "--rate" },
+		{ { "run", "--rate", "10001", "--", "true", NULL }, "--rate" },
+		{ { "run", "--bin-bytes", "3", "--", "true", NULL },
+		  "--bin-bytes" },
+		{ { "run", "--bin-bytes", "262144", "--", "true", NULL },
+		  "--bin-bytes" },
+		{ { "run", "--format=gmon", "--", "true", NULL },
+		  "--format=gmon needs -o FILE" },
+		{ { "run", "--format=xml", "--", "true", NULL }, "xml" },
+		{ { "run", "--bogus", "--", "true", NULL }, "unknown option" },
+		{ { "run", "-p", "1", "--", "true", NULL }, "does not apply" },
+		{ { "attach", NULL }, "no PID given" },
+		{ { "attach", "-p", "abc", NULL }, "bad PID" },
+		{ { "attach", "-p", "0", NULL }, "bad PID" },
+		{ { "attach", "-p", "1", "--duration", "0", NULL },
+		  "--duration" },
+		{ { "attach", "-p", "1", "2", NULL }, "unexpected argument" },
+		{ { "start", NULL }, "no PID given" },
+		{ { "start", "-p", "1", "--duration", "1", NULL },
+		  "does not apply" },
+		{ { "stop", "-p", "1", "--rate", "100", NULL },
+		  "does not apply" },
+		{ { "status", "--format=xml", NULL }, "not text or json" },
+		{ { "status", "-p", NULL }, "needs an argument" },
+		{ { "show", NULL }, "no PID given" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		EXPECT_EQ(2, exit_code(ctl(cases[i].args, self->out,
+					   self->err)))
+			TH_LOG("profil-ctl %s ... (case %zu)",
+			       cases[i].args[0], i);
+		EXPECT_NE(NULL, strstr(self->err, cases[i].msg))
+			TH_LOG("case %zu: want \"%s\" in: %s", i, cases[i].msg,
+			       self->err);
+	}
+}
+
+TEST_F(ctl, nonexistent_pid)
+{
+	pid_t pid = fork();
+	char pidstr[16];
+	const char *attach[] = { "attach", "-p", pidstr, NULL };
+	const char *start[] = { "start", "-p", pidstr, NULL };
+	const char *show[] = { "show", "-p", pidstr, NULL };
+
+	if (!pid)
+		_exit(0);
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));	/* now no such process */
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	EXPECT_EQ(1, exit_code(ctl(attach, self->out, self->err)));
+	EXPECT_NE(NULL, strstr(self->err, "No such process"));
+	EXPECT_EQ(1, exit_code(ctl(start, self->out, self->err)));
+	EXPECT_NE(NULL, strstr(self->err, "No such process"));
+	EXPECT_EQ(1, exit_code(ctl(show, self->out, self->err)));
+	EXPECT_NE(NULL, strstr(self->err, "No such process"));
+}
+
+/* nobody may not profile root's process, nor read or stop its session. */
+TEST_F(ctl, other_users_process_refused)
+{
+	pid_t pid = spawn_work("serve");
+	char pidstr[16];
+	const char *attach[] = { "attach", "-p", pidstr, "-d", "1", NULL };
+	const char *start[] = { "start", pidstr, NULL };
+	const char *stop[] = { "stop", pidstr, NULL };
+	const char *show[] = { "show", pidstr, NULL };
+	const char *root_start[] = { "start", pidstr, NULL };
+	const char *root_stop[] = { "stop", pidstr, NULL };
+
+	ASSERT_LT(0, pid);
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	EXPECT_EQ(1, exit_code(ctl_as(65534, attach, self->out, self->err)));
+	EXPECT_NE(NULL, strstr(self->err, "Operation not permitted"));
+	EXPECT_EQ(1, exit_code(ctl_as(65534, start, self->out, self->err)));
+	EXPECT_NE(NULL, strstr(self->err, "Operation not permitted"));
+
+	ASSERT_EQ(0, exit_code(ctl(root_start, self->out, self->err)));
+	EXPECT_EQ(1, exit_code(ctl_as(65534, show, self->out, self->err)));
+	EXPECT_NE(NULL, strstr(self->err, "no permission"));
+	EXPECT_EQ(1, exit_code(ctl_as(65534, stop, self->out, self->err)));
+	EXPECT_NE(NULL, strstr(self->err, "no permission"));
+	EXPECT_EQ(0, exit_code(ctl(root_stop, self->out, self->err)));
+	end_work(pid);
+}
+
+TEST_HARNESS_MAIN
