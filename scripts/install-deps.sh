@@ -9,7 +9,7 @@ set -euo pipefail
 PKGS=(build-essential pkg-config perl python3 bc cpio kmod
       qemu-system-x86 busybox-static
       libmnl-dev libcmocka-dev libelf-dev libdw-dev
-      sparse clang-format binutils rsync
+      sparse clang-format binutils rsync clang libclang-rt-14-dev
       linux-headers-amd64 linux-source-6.1 xz-utils)
 
 SUDO=
