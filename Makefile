@@ -9,6 +9,7 @@
 #   make demo             boot the guest, load the module, run $(DEMO_JOB)
 #   make bench            cost per sample and idle cost, under -icount
 #   make fuzz             nl_fuzz with PROFIL_FUZZ_N (10^6) messages
+#   make fuzz-gmon        profil-ctl's gmon.out reader, FUZZ_SECS (600) s
 #   make style            checkpatch, clang-format, sparse, W=1
 #   make install | clean | distclean
 #   make dkms-install | dkms-uninstall   [DKMS_KVER=release]
@@ -244,6 +245,12 @@ fuzz: deps
 		$(TOP)/tests/qemu/run.sh $(RESULTS)/nl_fuzz_long || rc=1; \
 	 $(TOP)/scripts/totals.sh $(RESULTS)/guest.counts || rc=1; \
 	 rm -rf $(RESULTS); exit $$rc
+
+# profil-ctl's gmon.out reader under libFuzzer, on the host
+# (tests/fuzz/Makefile; make check runs a short bounded run).
+.PHONY: fuzz-gmon
+fuzz-gmon: deps
+	$(MAKE) -C tests/fuzz BUILD=$(BUILD) long
 
 # Style gates; every one runs, any finding fails.
 style: $(KSRC)/.stamp

@@ -211,7 +211,8 @@ static int build_lines(struct rows *r, const struct hist *h,
 		}
 	}
 	/* One row per file:line, at its lowest address. */
-	qsort(r->v, r->n, sizeof(*r->v), cmp_line);
+	if (r->n > 1)
+		qsort(r->v, r->n, sizeof(*r->v), cmp_line);
 	for (i = 0, j = 0; i < r->n; i++) {
 		if (j && !strcmp(r->v[j - 1].name, r->v[i].name) &&
 		    r->v[j - 1].line == r->v[i].line)
@@ -602,7 +603,7 @@ int render(FILE *out, const struct hist *h, const struct render_syms *s,
 	/* Floating-point dust from split bins is not a sample. */
 	if (fabs(r.unknown) < 1e-6)
 		r.unknown = 0;
-	if (o->sort)
+	if (o->sort && r.n > 1)
 		qsort(r.v, r.n, sizeof(*r.v), cmp_count);
 	reason = render_zero_reason(h, o->ticks, why, sizeof(why));
 	note = text_note(&r, s, o);
