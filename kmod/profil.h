@@ -23,6 +23,7 @@
 
 struct mm_struct;
 struct perf_event;
+struct profil_attach;
 struct pid;
 struct sk_buff;
 struct task_struct;
@@ -80,7 +81,12 @@ struct profil_pending {
  * @next_sample: the thread's CPU time at which the scheduler-tick clock
  *	samples next; only touched from the thread's own tick
  * @tnode: entry in the thread table, for the scheduler-tick clock
- * @ref: the session list and a queued @twork each hold one
+ * @spare: what the next clone of @task hands its child, so that the fork
+ *	probe never allocates; taken with xchg() there, refilled by
+ *	@refill_work
+ * @refill_work: allocates the next @spare as @task returns from clone
+ * @ref: the session list, a queued @twork and a queued @refill_work each
+ *	hold one
  * @rcu: deferred free, the thread table is read locklessly
  */
 struct profil_thread {
@@ -95,6 +101,8 @@ struct profil_thread {
 	struct callback_head twork;
 	u64 next_sample;
 	struct hlist_node tnode;
+	struct profil_attach *spare;
+	struct callback_head refill_work;
 	struct kref ref;
 	struct rcu_head rcu;
 };
@@ -109,9 +117,10 @@ struct profil_thread {
  * @reason: enum profil_stop_reason, valid once stopped
  * @fault_addr: user address of the failed write for PROFIL_STOP_FAULT
  * @stats: tick accounting
- * @lock: protects the change of @state and @reason, @fault_addr; taken
- *	from tracepoint probes (preemption off, hence raw) and task_work,
- *	never from the tick
+ * @lock: protects the change of @state and @reason, @fault_addr and
+ *	@rescan; taken from tracepoint probes (preemption off, hence raw) and
+ *	task_work, never from the tick
+ * @rescan: a thread without a record yet cloned while the session started
  * @mutex: protects @threads and @on_tick_clock, serialises changes of
  *	@params
  * @on_tick_clock: the session holds a profil_tick_clock_get() reference
@@ -131,6 +140,7 @@ struct profil_session {
 	int state;
 	int reason;
 	u64 fault_addr;
+	bool rescan;
 	struct profil_stats stats;
 	raw_spinlock_t lock; /* state changes, from any context */
 	struct mutex mutex; /* threads, params changes */

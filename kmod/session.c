@@ -42,6 +42,17 @@ static DEFINE_MUTEX(profil_start_mutex);
 
 static struct workqueue_struct *profil_wq;
 
+/*
+ * What a newly cloned task needs to join profiling. Allocated ahead, as
+ * its parent's profil_thread.spare: the fork probe runs with preemption
+ * off, where PREEMPT_RT forbids allocating.
+ */
+struct profil_attach {
+	struct callback_head twork;
+	struct profil_session *session; /* for a thread */
+	struct profil_params params; /* for a forked process */
+};
+
 static void profil_session_free_work(struct work_struct *work)
 {
 	struct rcu_work *rwork = to_rcu_work(work);
@@ -139,13 +150,23 @@ bool profil_session_is_active(const struct profil_session *s)
 	return READ_ONCE(s->state) == PROFIL_STATE_ACTIVE;
 }
 
+static void profil_thread_free_rcu(struct rcu_head *rcu)
+{
+	struct profil_thread *t = container_of(rcu, struct profil_thread, rcu);
+
+	kfree(t->spare);
+	kfree(t);
+}
+
+/* Context: any; the last put may come from the tick or the fork probe. */
 void profil_thread_release(struct kref *ref)
 {
 	struct profil_thread *t = container_of(ref, struct profil_thread, ref);
 
 	put_task_struct(t->task);
 	profil_session_put(t->session);
-	kfree_rcu(t, rcu);
+	/* kfree() may sleep on PREEMPT_RT: free from the RCU callback. */
+	call_rcu(&t->rcu, profil_thread_free_rcu);
 }
 
 /**
@@ -164,6 +185,37 @@ struct profil_thread *profil_thread_find(struct task_struct *task)
 		if (t->task == task)
 			return t;
 	return NULL;
+}
+
+/*
+ * The record @s keeps for @task, or NULL. After a restart replaced a
+ * stopped session, the old record may still be in the table.
+ * Context: an RCU read-side critical section.
+ */
+static struct profil_thread *profil_session_thread(struct profil_session *s,
+						   struct task_struct *task)
+{
+	struct profil_thread *t;
+
+	hash_for_each_possible_rcu(profil_thread_table, t, tnode,
+				   (unsigned long)task)
+		if (t->task == task && t->session == s)
+			return t;
+	return NULL;
+}
+
+/* task_work on a thread back from clone: the next child's record. */
+static void profil_attach_refill(struct callback_head *head)
+{
+	struct profil_thread *t =
+		container_of(head, struct profil_thread, refill_work);
+	struct profil_attach *a = kzalloc(sizeof(*a), GFP_KERNEL);
+
+	/* Without one, the thread's next child goes unprofiled. */
+	if (a)
+		kfree(xchg(&t->spare, a));
+	kref_put(&t->ref, profil_thread_release);
+	module_put(THIS_MODULE);
 }
 
 /* Stop a thread's clocks and drop the list's reference. */
@@ -297,16 +349,20 @@ int profil_session_thread_add(struct profil_session *s,
 		if (t->task == task)
 			goto unlock;
 
+	err = -ENOMEM;
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
-	if (!t) {
-		err = -ENOMEM;
+	if (!t)
 		goto unlock;
-	}
+	t->spare = kzalloc(sizeof(*t->spare), GFP_KERNEL);
+	if (!t->spare)
+		goto free;
 	t->session = s;
 	t->task = task;
 	raw_spin_lock_init(&t->lock);
 	init_task_work(&t->twork, profil_deferred_write);
+	init_task_work(&t->refill_work, profil_attach_refill);
 	kref_init(&t->ref);
+	err = 0;
 
 	rate = profil_session_params(s)->rate;
 	t->next_sample = task->se.sum_exec_runtime + NSEC_PER_SEC / rate;
@@ -314,11 +370,10 @@ int profil_session_thread_add(struct profil_session *s,
 		t->event = profil_sampler_create(t, rate);
 		if (IS_ERR(t->event)) {
 			err = PTR_ERR(t->event);
-			kfree(t);
 			/* The thread exited under us: nothing to sample. */
 			if (err == -ESRCH)
 				err = 0;
-			goto unlock;
+			goto free;
 		}
 	}
 	get_task_struct(task);
@@ -330,6 +385,11 @@ int profil_session_thread_add(struct profil_session *s,
 unlock:
 	mutex_unlock(&s->mutex);
 	return err;
+
+free:
+	kfree(t->spare);
+	kfree(t);
+	goto unlock;
 }
 
 /*
@@ -355,13 +415,9 @@ static unsigned int profil_collect_threads(struct task_struct *leader,
 	return n;
 }
 
-/*
- * Sample every thread of the process. The session is already in the
- * table: a thread cloned from now on is attached by profil_session_fork(),
- * and one cloned before is on the thread list.
- */
-static int profil_session_attach_all(struct profil_session *s,
-				     struct task_struct *leader)
+/* One pass of profil_session_attach_all() over the thread list. */
+static int profil_session_attach_pass(struct profil_session *s,
+				      struct task_struct *leader)
 {
 	struct task_struct **tasks;
 	unsigned int i, n, max;
@@ -387,6 +443,41 @@ static int profil_session_attach_all(struct profil_session *s,
 	}
 	kvfree(tasks);
 	return err;
+}
+
+/*
+ * Passes before a start gives up on a process whose new threads clone
+ * before a pass reaches them.
+ */
+#define PROFIL_ATTACH_PASSES 8
+
+/*
+ * Sample every thread of the process. The session is already in the
+ * table: a thread cloned from now on by a thread with a record is
+ * attached by profil_session_fork(), and one cloned before is on the
+ * thread list. One cloned by a thread without a record yet sets @rescan,
+ * and the next pass finds it on the list.
+ */
+static int profil_session_attach_all(struct profil_session *s,
+				     struct task_struct *leader)
+{
+	unsigned int pass;
+	bool again;
+	int err;
+
+	for (pass = 0; pass < PROFIL_ATTACH_PASSES; pass++) {
+		err = profil_session_attach_pass(s, leader);
+		if (err)
+			return err;
+		/* Records added above are seen by any probe locking after. */
+		raw_spin_lock_irq(&s->lock);
+		again = s->rescan;
+		s->rescan = false;
+		raw_spin_unlock_irq(&s->lock);
+		if (!again)
+			return 0;
+	}
+	return -EAGAIN;
 }
 
 /*
@@ -606,13 +697,6 @@ err_put_new:
 	goto out_put_old;
 }
 
-/* What a newly cloned task needs to join profiling. */
-struct profil_attach {
-	struct callback_head twork;
-	struct profil_session *session; /* for a thread */
-	struct profil_params params; /* for a forked process */
-};
-
 /* task_work on a new task, before it first reaches user mode. */
 static void profil_attach_run(struct callback_head *head)
 {
@@ -631,6 +715,61 @@ static void profil_attach_run(struct callback_head *head)
 	module_put(THIS_MODULE);
 }
 
+/*
+ * Queue the attach of @child, a clone of current, using the record its
+ * parent's @t keeps ready; then have @t's next one allocated on current's
+ * return to user mode. Context: RCU read side, preemption off.
+ */
+static void profil_attach_queue(struct profil_session *s,
+				struct profil_thread *t,
+				struct task_struct *child, bool thread)
+{
+	struct profil_attach *a;
+
+	if (!kref_get_unless_zero(&t->ref))
+		return;
+	a = xchg(&t->spare, NULL);
+	if (!a) {
+		pr_debug("process %d: no record for the clone %d\n",
+			 current->tgid, child->pid);
+		goto put_thread;
+	}
+	if (thread) {
+		if (!kref_get_unless_zero(&s->ref))
+			goto restore;
+		a->session = s;
+	} else {
+		a->session = NULL;
+		a->params = *rcu_dereference(s->params);
+		a->params.generation = 0;
+	}
+	init_task_work(&a->twork, profil_attach_run);
+	if (!try_module_get(THIS_MODULE))
+		goto put_session;
+	if (task_work_add(child, &a->twork, TWA_RESUME))
+		goto put_module;
+
+	/* Holding the spare's token: nobody else queues refill_work. */
+	if (!try_module_get(THIS_MODULE))
+		goto put_thread;
+	if (task_work_add(current, &t->refill_work, TWA_RESUME)) {
+		module_put(THIS_MODULE);
+		goto put_thread;
+	}
+	return;
+
+put_module:
+	module_put(THIS_MODULE);
+put_session:
+	if (a->session)
+		profil_session_put(a->session);
+restore:
+	/* Ours since the xchg: nobody else writes the slot meanwhile. */
+	WRITE_ONCE(t->spare, a);
+put_thread:
+	kref_put(&t->ref, profil_thread_release);
+}
+
 /**
  * profil_session_fork() - let a new thread or process join profiling
  * @parent: the cloning task, current
@@ -641,14 +780,16 @@ static void profil_attach_run(struct callback_head *head)
  * its own copy of the buffer. Either way the child attaches itself from a
  * task_work before it first runs in user mode, so no user tick is missed.
  * A child sharing the parent's memory without being a thread (vfork) is
- * not profiled.
+ * not profiled. Nothing is allocated here: the record the child needs was
+ * made ahead for its parent.
  *
  * Context: the sched_process_fork tracepoint, preemption disabled.
  */
 void profil_session_fork(struct task_struct *parent, struct task_struct *child)
 {
-	struct profil_attach *a = NULL;
 	struct profil_session *s;
+	struct profil_thread *t;
+	unsigned long flags;
 	bool thread;
 
 	if (child->flags & PF_KTHREAD)
@@ -657,36 +798,23 @@ void profil_session_fork(struct task_struct *parent, struct task_struct *child)
 	if (!thread && child->mm == parent->mm)
 		return;
 
-	/* Pairs with profil_session_attach_all(): see the thread or be seen. */
+	/* Pairs with profil_session_attach_pass(): see the thread or be seen. */
 	smp_mb();
 	rcu_read_lock();
 	s = profil_table_lookup(task_tgid(parent));
 	if (!s || !profil_session_is_active(s))
 		goto unlock;
-	a = kzalloc(sizeof(*a), GFP_ATOMIC | __GFP_NOWARN);
-	if (!a)
-		goto unlock;
-	if (thread) {
-		if (!kref_get_unless_zero(&s->ref))
-			goto unlock_free;
-		a->session = s;
-	} else {
-		a->params = *rcu_dereference(s->params);
-		a->params.generation = 0;
+	t = profil_session_thread(s, parent);
+	if (!t) {
+		/* The session is starting; have its next pass find @child. */
+		raw_spin_lock_irqsave(&s->lock, flags);
+		t = profil_session_thread(s, parent);
+		if (!t)
+			s->rescan = true;
+		raw_spin_unlock_irqrestore(&s->lock, flags);
 	}
-	init_task_work(&a->twork, profil_attach_run);
-	if (!try_module_get(THIS_MODULE))
-		goto unlock_put;
-	if (task_work_add(child, &a->twork, TWA_RESUME)) {
-		module_put(THIS_MODULE);
-		goto unlock_put;
-	}
-	a = NULL;
-unlock_put:
-	if (a && a->session)
-		profil_session_put(a->session);
-unlock_free:
-	kfree(a);
+	if (t)
+		profil_attach_queue(s, t, child, thread);
 unlock:
 	rcu_read_unlock();
 }
