@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profil-ctl's command line, offline half: the dispatcher of
+ * cli/profil-ctl.c (its main() renamed profil_ctl_main) and the report
+ * command, each case run in a child with its exit status and output
+ * checked: 0 success, 1 failure, 2 usage error, and the message that
+ * Documentation/profil-ctl.rst's bad-input table lists.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "gmon_read.h"
+
+int profil_ctl_main(int argc, char **argv);
+
+#define TARGET UNIT_OUT "/cli_sym_target"
+
+static char dir[] = "/tmp/test_cli_reportXXXXXX";
+static char good[64], bad[64], out_path[64];
+static char out[16384], err[16384];
+
+/* A gmon.out with 4 samples in target_alpha (an address the target
+ * prints) and 1 below the text. */
+static int setup(void **state)
+{
+	unsigned long long alpha, beta;
+	uint64_t counts[4] = { 1, 0, 4, 0 };
+	struct pf_gmon_hist g = {
+		.hist_size = 4, .prof_rate = 100, .counts = counts,
+		.width = 8,
+	};
+	FILE *p, *f;
+
+	(void)state;
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(good, sizeof(good), "%s/gmon.out", dir);
+	snprintf(bad, sizeof(bad), "%s/bad.out", dir);
+	snprintf(out_path, sizeof(out_path), "%s/re.out", dir);
+	p = popen(TARGET, "r");
+	if (!p || fscanf(p, "target_alpha %llx target_beta %llx", &alpha,
+			 &beta) != 2 || pclose(p))
+		return -1;
+	/* bin 2 starts at alpha; bin 0 at alpha - 8 (below it: *unknown*
+	 * or another function). */
+	g.low_pc = alpha - 8;
+	g.high_pc = alpha + 8;
+	f = fopen(good, "w");
+	if (!f || pf_gmon_write(f, &g) || fclose(f))
+		return -1;
+	f = fopen(bad, "w");
+	if (!f || fputs("not a gmon.out at all", f) < 0 || fclose(f))
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(good);
+	unlink(bad);
+	unlink(out_path);
+	return rmdir(dir);
+}
+
+static void slurp(int fd, char *buf, size_t len)
+{
+	ssize_t n;
+	size_t have = 0;
+
+	lseek(fd, 0, SEEK_SET);
+	while (have + 1 < len && (n = read(fd, buf + have,
+					   len - 1 - have)) > 0)
+		have += (size_t)n;
+	buf[have] = '\0';
+	close(fd);
+}
+
+/* Runs profil-ctl ARGS... in a child in @dir; returns its exit code. */
+static int ctl(const char *arg0, ...)
+{
+	char *argv[16] = { "profil-ctl" };
+	int argc = 1, st, fo, fe;
+	const char *a;
+	va_list ap;
+	pid_t pid;
+
+	va_start(ap, arg0);
+	for (a = arg0; a; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	fo = open(dir, O_TMPFILE | O_RDWR, 0600);
+	fe = open(dir, O_TMPFILE | O_RDWR, 0600);
+	assert_true(fo >= 0 && fe >= 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		if (chdir(dir) || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
+			_exit(99);
+		st = profil_ctl_main(argc, argv);
+		fflush(NULL);
+		_exit(st);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	slurp(fo, out, sizeof(out));
+	slurp(fe, err, sizeof(err));
+	return WEXITSTATUS(st);
+}
+
+static void expect(int code, int want, const char *buf, const char *msg)
+{
+	if (code != want || !strstr(buf, msg))
+		fail_msg("exit %d (want %d), no \"%s\" in:\n%s\n--\n%s", code,
+			 want, msg, out, err);
+}
+
+static void test_dispatch(void **state)
+{
+	(void)state;
+	expect(ctl(NULL), 2, err, "usage: profil-ctl <command> [options]");
+	expect(ctl("bogus", NULL), 2, err,
+	       "profil-ctl: unknown command 'bogus'");
+	expect(ctl("--version", NULL), 0, out, "profil-ctl ");
+	expect(ctl("--help", NULL), 0, out, "report ");
+	expect(ctl("help", "report", NULL), 0, out,
+	       "usage: profil-ctl report [-f GMON]");
+	expect(ctl("help", "nope", NULL), 2, err,
+	       "profil-ctl: help: unknown command 'nope'");
+	expect(ctl("help", "a", "b", NULL), 2, err,
+	       "profil-ctl: help: too many arguments");
+}
+
+/* The live commands are weak: this driver does not link them. */
+static void test_not_built(void **state)
+{
+	(void)state;
+	expect(ctl("run", "--", "true", NULL), 1, err,
+	       "profil-ctl: run: not built into this profil-ctl");
+	expect(ctl("--help", NULL), 0, out, "report ");
+	assert_null(strstr(out, "  run "));
+}
+
+static void test_report_usage(void **state)
+{
+	(void)state;
+	expect(ctl("report", "--format=xml", NULL), 2, err,
+	       "profil-ctl: report: unknown format 'xml' (text, csv, json "
+	       "or gmon)");
+	expect(ctl("report", "--format=gmon", NULL), 2, err,
+	       "profil-ctl: report: --format=gmon needs -o FILE");
+	expect(ctl("report", "--bogus", NULL), 2, err,
+	       "profil-ctl: report: unknown option '--bogus'");
+	expect(ctl("report", "-f", NULL), 2, err,
+	       "profil-ctl: report: option '-f' needs an argument");
+	expect(ctl("report", "a", "b", "c", NULL), 2, err,
+	       "profil-ctl: report: unexpected argument 'c'");
+	expect(ctl("report", "-h", NULL), 0, out, "usage: profil-ctl report");
+}
+
+static void test_report_failures(void **state)
+{
+	char msg[128];
+
+	(void)state;
+	expect(ctl("report", "-e", TARGET, "-f", "/nonexistent", NULL), 1,
+	       err, "profil-ctl: report: /nonexistent: No such file or "
+	       "directory");
+	snprintf(msg, sizeof(msg), "profil-ctl: report: %s: offset 0: bad "
+		 "magic", bad);
+	expect(ctl("report", "-e", TARGET, "-f", bad, NULL), 1, err, msg);
+	expect(ctl("report", "-e", "/nonexistent", "-f", good, NULL), 1, err,
+	       "profil-ctl: report: /nonexistent: No such file or "
+	       "directory");
+	snprintf(msg, sizeof(msg), "profil-ctl: report: %s: not a valid ELF "
+		 "file", bad);
+	expect(ctl("report", "-e", bad, "-f", good, NULL), 1, err, msg);
+	expect(ctl("report", "-e", TARGET, "-f", good, "-o",
+		   "/nonexistent/x", NULL), 1, err,
+	       "profil-ctl: report: /nonexistent/x: No such file or "
+	       "directory");
+	expect(ctl("report", "-f", "/", NULL), 1, err,
+	       "profil-ctl: report: /: Is a directory");
+}
+
+static void test_report_ok(void **state)
+{
+	struct hist h = { .rate = 0 };
+	char e[256];
+
+	(void)state;
+	expect(ctl("report", "-e", TARGET, "-f", good, NULL), 0, out,
+	       "        4  80.00     0.040  target_alpha");
+	expect(0, 0, out, "        5 100.00     0.050  total");
+	/* gprof's positional form, and the line view. */
+	expect(ctl("report", TARGET, good, "--lines", NULL), 0, out,
+	       "cli_sym_target.c:");
+	expect(ctl("report", "-e", TARGET, "-f", good, "--format=csv", NULL),
+	       0, out, "target_alpha,0x");
+	/* No a.out in the directory: a warning, addresses only. */
+	expect(ctl("report", "-f", good, NULL), 0, err,
+	       "profil-ctl: report: a.out: No such file or directory: no "
+	       "symbols (name the program with -e)");
+	expect(0, 0, out, "# no function symbols");
+	/* The rewrite reads back. */
+	expect(ctl("report", "-f", good, "--format=gmon", "-o", out_path,
+		   NULL), 0, out, "");
+	assert_int_equal(gmon_read_file(out_path, 8, &h, e, sizeof(e)), 0);
+	assert_int_equal(hist_total(&h), 5);
+	hist_free(&h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dispatch),
+		cmocka_unit_test(test_not_built),
+		cmocka_unit_test(test_report_usage),
+		cmocka_unit_test(test_report_failures),
+		cmocka_unit_test(test_report_ok),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
