@@ -64,11 +64,13 @@ static int ctl_parse_pid_cmd(int argc, char **argv, unsigned int set,
 	return 0;
 }
 
-#define PARSE_OR_RETURN(ret)						\
+#define PARSE_OR_RETURN(parse)						\
 	do {								\
-		if ((ret) == -2)					\
+		int parsed_ = (parse);					\
+									\
+		if (parsed_ == -2)					\
 			return CTL_EXIT_OK;				\
-		if ((ret) < 0)						\
+		if (parsed_ < 0)					\
 			return CTL_EXIT_USAGE;				\
 	} while (0)
 

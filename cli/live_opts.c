@@ -125,6 +125,23 @@ static int live_parse_one(struct live_opts *o, const char *cmd, int c,
 	}
 }
 
+/* How the user spelt option @c, for messages. */
+static const char *live_opt_name(int c, char *buf, size_t len)
+{
+	const struct option *lo;
+
+	for (lo = live_options; lo->name; lo++)
+		if (lo->val == c)
+			break;
+	if (lo->name && c < 0x100)
+		snprintf(buf, len, "-%c/--%s", c, lo->name);
+	else if (lo->name)
+		snprintf(buf, len, "--%s", lo->name);
+	else
+		snprintf(buf, len, "-%c", c);
+	return buf;
+}
+
 static void live_help(const char *cmd)
 {
 	const struct ctl_command *c = ctl_command_find(cmd);
@@ -138,8 +155,12 @@ static void live_help(const char *cmd)
 int live_parse_opts(int argc, char **argv, unsigned int set,
 		    struct live_opts *o)
 {
+	/* Only run stops at its first operand: the program's arguments. */
+	const char *optstring = set & LIVE_OPTS_COMMAND ?
+		"+:p:r:d:o:h" REPORT_SHORT_OPTS : ":p:r:d:o:h" REPORT_SHORT_OPTS;
 	const char *cmd = argv[0];
 	bool format = false;
+	char name[32];
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -147,9 +168,8 @@ int live_parse_opts(int argc, char **argv, unsigned int set,
 	report_opts_init(&o->report);
 	optind = 1;
 	opterr = 0;
-	/* "+": run's command line is the program's after the first operand. */
-	while ((c = getopt_long(argc, argv, "+:p:r:d:o:h" REPORT_SHORT_OPTS,
-				live_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, optstring, live_options,
+				NULL)) != -1) {
 		if (c == '?') {
 			ctl_usage_error(cmd, "unknown option '%s'",
 					argv[optind - 1]);
@@ -162,7 +182,7 @@ int live_parse_opts(int argc, char **argv, unsigned int set,
 		}
 		if (!(live_opt_owner(c) & set)) {
 			ctl_usage_error(cmd, "option '%s' does not apply",
-					argv[optind - 1]);
+					live_opt_name(c, name, sizeof(name)));
 			return -1;
 		}
 		if (c == 'h') {
