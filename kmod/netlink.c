@@ -7,11 +7,13 @@
  * current. Profiling one's own process needs no privilege, as the BSD
  * system call. Status and stop of another process need the access that
  * ptrace's PTRACE_MODE_READ_REALCREDS would grant (perf_event_open's
- * rule); starting another process needs CAP_SYS_PTRACE over it.
+ * rule); starting another process needs CAP_SYS_PTRACE over it, or to
+ * be its tracer.
  * The family lives in the initial network namespace only.
  */
 #include <linux/cred.h>
 #include <linux/pid.h>
+#include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
@@ -82,16 +84,21 @@ static bool profil_may_access(struct task_struct *task)
  * Starting another process lets the caller add to counters at addresses of
  * its choosing in that process: write access, which an LSM (Yama's
  * ptrace_scope, say) may deny to a same-user ptracer. With no LSM hook
- * available to modules, it takes CAP_SYS_PTRACE over the target.
+ * available to modules, it takes CAP_SYS_PTRACE over the target, or being
+ * its tracer: ptrace_attach() asked the LSMs already, and a tracer may
+ * write anywhere in its tracee.
  */
 static bool profil_may_write(struct task_struct *task)
 {
+	struct task_struct *tracer;
 	bool ok;
 
 	if (same_thread_group(task, current))
 		return true;
 	rcu_read_lock();
-	ok = ns_capable(__task_cred(task)->user_ns, CAP_SYS_PTRACE);
+	tracer = ptrace_parent(task);
+	ok = (tracer && same_thread_group(tracer, current)) ||
+	     ns_capable(__task_cred(task)->user_ns, CAP_SYS_PTRACE);
 	rcu_read_unlock();
 	return ok;
 }
@@ -245,7 +252,7 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 		return PTR_ERR(task);
 	if (!profil_may_write(task)) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[PROFIL_ATTR_PID],
-				    "needs CAP_SYS_PTRACE over the process");
+				    "must trace it or have CAP_SYS_PTRACE");
 		err = -EPERM;
 		goto out;
 	}

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -819,7 +820,7 @@ TEST_F(nl, other_users_process_refused)
 			_exit(44);
 		/*
 		 * Its own user's process: status and stop read, but start
-		 * writes into it and takes CAP_SYS_PTRACE.
+		 * writes into it and takes CAP_SYS_PTRACE or tracing it.
 		 */
 		prctl(PR_SET_DUMPABLE, 1);	/* setuid() cleared it */
 		req.pid = fork();
@@ -833,6 +834,16 @@ TEST_F(nl, other_users_process_refused)
 			ret = 45;
 		else if (pnl_start(&nl, &req) != -EPERM || !nl.extack[0])
 			ret = 46;
+		/* Its tracer may: ptrace checked the access already. */
+		else if (ptrace(PTRACE_SEIZE, req.pid, 0, 0))
+			ret = 47;
+		else if (pnl_start(&nl, &req) || pnl_stop(&nl, req.pid))
+			ret = 48;
+		else if (ptrace(PTRACE_INTERRUPT, req.pid, 0, 0) ||
+			 waitpid(req.pid, NULL, 0) != (pid_t)req.pid ||
+			 ptrace(PTRACE_DETACH, req.pid, 0, 0) ||
+			 pnl_start(&nl, &req) != -EPERM)
+			ret = 49;
 		kill(req.pid, SIGKILL);
 		_exit(ret);
 	}
