@@ -114,6 +114,7 @@ int cmd_start(int argc, char **argv)
 		profil_handle_close(h);
 		return CTL_EXIT_FAIL;
 	}
+	/* Detach only after START: a tracer needs no CAP_SYS_PTRACE for it. */
 	err = live_setup(argv[0], h, o.pid, &o, &b, &res);
 	profil_handle_close(h);
 	if (!res.exited)
