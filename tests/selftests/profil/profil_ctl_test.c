@@ -2,13 +2,16 @@
 /*
  * profil-ctl's live commands end to end: run, attach, start, status,
  * show, stop, on profil_ctl_work (two hot functions, 3:1 in iterations),
- * and the answers to bad input and to missing permission.
+ * and the answers to bad input and to missing permission. run, attach and
+ * start/status/show/stop work for nobody on nobody's own processes: the
+ * kernel lets a tracer start its tracee.
  *
  * Bounds are relative to CPU time (getrusage of the children), never to
  * wall-clock time.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +28,9 @@
 #endif
 
 #define OUT_MAX 65536
+
+/* The unprivileged user the tests switch to. */
+#define NOBODY 65534
 
 /* The harness forks each test: output must not wait in a buffer. */
 __attribute__((constructor)) static void line_buffered(void)
@@ -58,6 +64,14 @@ static void slurp(int fd, char *buf, size_t len)
 	close(fd);
 }
 
+/* In a child: become @uid (and its gid) with no supplementary group. */
+static int become(uid_t uid)
+{
+	if (uid == (uid_t)-1)
+		return 0;
+	return setgroups(0, NULL) || setgid(uid) || setuid(uid) ? -1 : 0;
+}
+
 /*
  * Run profil-ctl with @args (NULL-terminated, without argv[0]) as user
  * @uid (-1: unchanged); its stdout and stderr into @out and @err.
@@ -82,7 +96,7 @@ static int ctl_as(uid_t uid, const char *const *args, char *out, char *err)
 	if (!pid) {
 		dup2(ofd, 1);
 		dup2(efd, 2);
-		if (uid != (uid_t)-1 && (setgid(uid) || setuid(uid)))
+		if (become(uid))
 			_exit(99);
 		execv(PROFIL_CTL, (char **)argv);
 		_exit(98);
@@ -184,15 +198,115 @@ static bool burn(pid_t pid, double secs)
 	return now >= 0;
 }
 
-static pid_t spawn_work(const char *mode)
+/* profil_ctl_work @mode as user @uid (-1: unchanged). */
+static pid_t spawn_work_as(uid_t uid, const char *mode)
 {
 	pid_t pid = fork();
 
 	if (!pid) {
+		if (become(uid))
+			_exit(99);
 		execl(work_path(), "profil_ctl_work", mode, (char *)NULL);
 		_exit(97);
 	}
 	return pid;
+}
+
+static pid_t spawn_work(const char *mode)
+{
+	return spawn_work_as((uid_t)-1, mode);
+}
+
+/*
+ * Why nobody cannot run the tests that switch to it, or NULL. The build
+ * tree must let nobody execute profil-ctl and read the workload: an
+ * unreadable executable makes its process undumpable, which ptrace
+ * refuses to a same-user tracer.
+ */
+static const char *nobody_unusable(void)
+{
+	pid_t pid;
+	int st;
+
+	if (geteuid())
+		return "switching to nobody needs root";
+	pid = fork();
+	if (!pid)
+		_exit(become(NOBODY) ? 1 :
+		      access(PROFIL_CTL, X_OK) ? 2 :
+		      access(work_path(), R_OK | X_OK) ? 3 : 0);
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return "no child to check nobody's access";
+	switch (WEXITSTATUS(st)) {
+	case 0:
+		return NULL;
+	case 1:
+		return "cannot switch to nobody";
+	case 2:
+		return "nobody may not execute profil-ctl (build tree mode)";
+	default:
+		return "nobody may not read profil_ctl_work (build tree mode)";
+	}
+}
+
+/* Yama's kernel.yama.ptrace_scope, 0 without Yama. */
+static int ptrace_scope(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "r");
+	int scope = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &scope) != 1)
+			scope = 0;
+		fclose(f);
+	}
+	return scope;
+}
+
+/*
+ * Skip unless nobody can run profil-ctl on the workload; @attach: on a
+ * process profil-ctl did not start (Yama's scope 1 forbids that).
+ */
+#define NEED_NOBODY(attach)						\
+	do {								\
+		const char *why_ = nobody_unusable();			\
+		int scope_ = ptrace_scope();				\
+									\
+		if (why_)						\
+			SKIP(return, "%s", why_);			\
+		if (scope_ >= 2 || ((attach) && scope_ == 1))		\
+			SKIP(return, "Yama ptrace_scope %d", scope_);	\
+	} while (0)
+
+/* A directory only nobody may write, for its output files; NULL if none. */
+static char *nobody_dir(char *dir)
+{
+	if (!mkdtemp(dir))
+		return NULL;
+	if (chown(dir, NOBODY, NOBODY) || chmod(dir, 0700)) {
+		rmdir(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/* Read @path into @buf (NUL-terminated); -1 if it cannot be opened. */
+static int read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	slurp(fd, buf, len);
+	return 0;
+}
+
+/* The owner of @path, -1 if none. */
+static uid_t owner(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) ? (uid_t)-1 : sb.st_uid;
 }
 
 static int end_work(pid_t pid)
@@ -241,8 +355,6 @@ FIXTURE_SETUP(ctl)
 	if (err == -ENOENT)
 		SKIP(return, "profil.ko is not loaded");
 	ASSERT_EQ(0, err);
-	if (geteuid())
-		SKIP(return, "START on another process needs CAP_SYS_PTRACE");
 }
 
 FIXTURE_TEARDOWN(ctl)
@@ -525,10 +637,101 @@ TEST_F(ctl, nonexistent_pid)
 	EXPECT_NE(NULL, strstr(self->err, "No such process"));
 }
 
+/* nobody runs its program under profil-ctl: no privilege needed. */
+TEST_F(ctl, run_as_nobody)
+{
+	char dir[] = "/tmp/profil_ctl_nobody.XXXXXX", csv[sizeof(dir) + 8];
+	const char *args[] = { "run", "--rate", "1000", "--format=csv", "-o",
+			       csv, "--", work_path(), "spin", "0.5", NULL };
+	int code;
+
+	NEED_NOBODY(false);
+	ASSERT_NE(NULL, nobody_dir(dir));
+	snprintf(csv, sizeof(csv), "%s/p.csv", dir);
+	code = exit_code(ctl_as(NOBODY, args, self->out, self->err));
+	EXPECT_EQ(0, code);
+	EXPECT_EQ(NOBODY, owner(csv));
+	EXPECT_EQ(0, read_file(csv, self->out, OUT_MAX));
+	unlink(csv);
+	rmdir(dir);
+	if (code)
+		return;
+	printf("%s", self->out);
+	EXPECT_HOT_SHARES(self->out);
+}
+
+/* nobody attaches to its own process and leaves it running. */
+TEST_F(ctl, attach_as_nobody)
+{
+	pid_t pid;
+	char pidstr[16];
+	const char *args[] = { "attach", "-p", pidstr, "--duration", "1",
+			       "--format=csv", NULL };
+	struct pnl_status st;
+
+	NEED_NOBODY(true);
+	pid = spawn_work_as(NOBODY, "serve");
+	ASSERT_LT(0, pid);
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	ASSERT_TRUE(burn(pid, 0.1));
+	EXPECT_EQ(0, exit_code(ctl_as(NOBODY, args, self->out, self->err)));
+	EXPECT_HOT_SHARES(self->out);
+	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
+	EXPECT_EQ(PROFIL_STATE_STOPPED, st.state);
+	EXPECT_EQ(PROFIL_STOP_REQUEST, st.reason);
+	EXPECT_TRUE(burn(pid, 0.1));
+	st.state = end_work(pid);
+	EXPECT_EQ(SIGTERM, WIFSIGNALED(st.state) ? WTERMSIG(st.state) : 0);
+}
+
+/* start, status, show, stop: the round trip as nobody on its process. */
+TEST_F(ctl, start_status_show_stop_as_nobody)
+{
+	char dir[] = "/tmp/profil_ctl_nobody.XXXXXX", csv[sizeof(dir) + 8];
+	pid_t pid;
+	char pidstr[16];
+	const char *start[] = { "start", "-p", pidstr, "--rate", "500", NULL };
+	const char *status[] = { "status", "-p", pidstr, NULL };
+	const char *show[] = { "show", pidstr, "--format=csv", "-o", csv,
+			       NULL };
+	const char *stop[] = { "stop", pidstr, NULL };
+	struct pnl_status st;
+
+	NEED_NOBODY(true);
+	ASSERT_NE(NULL, nobody_dir(dir));
+	snprintf(csv, sizeof(csv), "%s/show.csv", dir);
+	pid = spawn_work_as(NOBODY, "serve");
+	ASSERT_LT(0, pid);
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	EXPECT_EQ(0, exit_code(ctl_as(NOBODY, start, self->out, self->err)));
+	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
+	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
+	EXPECT_EQ(500, st.rate);
+	EXPECT_TRUE(burn(pid, 0.5));
+
+	EXPECT_EQ(0, exit_code(ctl_as(NOBODY, status, self->out, self->err)));
+	EXPECT_NE(NULL, strstr(self->out, " active "));
+	EXPECT_EQ(0, exit_code(ctl_as(NOBODY, show, self->out, self->err)));
+	EXPECT_EQ(NOBODY, owner(csv));
+	EXPECT_EQ(0, read_file(csv, self->out, OUT_MAX));
+	EXPECT_HOT_SHARES(self->out);
+
+	EXPECT_EQ(0, exit_code(ctl_as(NOBODY, stop, self->out, self->err)));
+	EXPECT_NE(NULL, strstr(self->out, "unmapped"));
+	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
+	EXPECT_EQ(PROFIL_STATE_STOPPED, st.state);
+	EXPECT_EQ(PROFIL_STOP_REQUEST, st.reason);
+	EXPECT_TRUE(burn(pid, 0.1));
+	st.state = end_work(pid);
+	EXPECT_EQ(SIGTERM, WIFSIGNALED(st.state) ? WTERMSIG(st.state) : 0);
+	unlink(csv);
+	rmdir(dir);
+}
+
 /* nobody may not profile root's process, nor read or stop its session. */
 TEST_F(ctl, other_users_process_refused)
 {
-	pid_t pid = spawn_work("serve");
+	pid_t pid;
 	char pidstr[16];
 	const char *attach[] = { "attach", "-p", pidstr, "-d", "1", NULL };
 	const char *start[] = { "start", pidstr, NULL };
@@ -537,6 +740,9 @@ TEST_F(ctl, other_users_process_refused)
 	const char *root_start[] = { "start", pidstr, NULL };
 	const char *root_stop[] = { "stop", pidstr, NULL };
 
+	if (geteuid())
+		SKIP(return, "switching to nobody needs root");
+	pid = spawn_work("serve");
 	ASSERT_LT(0, pid);
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
 	EXPECT_EQ(1, exit_code(ctl_as(65534, attach, self->out, self->err)));
