@@ -10,7 +10,7 @@
 #   make bench            cost per sample and idle cost, under -icount
 #   make fuzz             nl_fuzz with PROFIL_FUZZ_N (10^6) messages
 #   make fuzz-gmon        profil-ctl's gmon.out reader, FUZZ_SECS (600) s
-#   make style            checkpatch, clang-format, sparse, W=1
+#   make style            checkpatch, bad-input matrix, clang-format, sparse, W=1
 #   make install | clean | distclean
 #   make dkms-install | dkms-uninstall   [DKMS_KVER=release]
 #
@@ -258,6 +258,8 @@ style: $(KSRC)/.stamp
 	 echo "style: checkpatch --strict"; \
 	 $(CHECKPATCH) --strict --no-tree --no-summary --show-types -q \
 		-f $(STYLE_KSRC) || rc=1; \
+	 echo "style: bad-input matrix"; \
+	 $(TOP)/scripts/check-bad-input.sh || rc=1; \
 	 echo "style: clang-format"; \
 	 clang-format --style=file --dry-run -Werror $(CLANG_FORMAT_FILES) || rc=1; \
 	 echo "style: sparse (C=2)"; \
