@@ -578,6 +578,24 @@ static int profil_session_set_clocks(struct profil_session *s, u32 rate,
 	return 0;
 }
 
+/*
+ * Undo a failed move to the timer clock: on the scheduler tick's clock
+ * (@rate), no thread has an event. Caller holds s->mutex.
+ */
+static void profil_session_drop_events(struct profil_session *s, u32 rate)
+{
+	struct profil_thread *t;
+
+	if (!profil_rides_tick(rate))
+		return;
+	list_for_each_entry(t, &s->threads, node) {
+		if (t->event) {
+			profil_sampler_release(t->event);
+			t->event = NULL;
+		}
+	}
+}
+
 /* Swap the parameters of an active session. Caller holds s->mutex. */
 static int profil_session_restart(struct profil_session *s,
 				  const struct profil_params *req)
@@ -593,6 +611,7 @@ static int profil_session_restart(struct profil_session *s,
 
 	err = profil_session_set_clocks(s, params->rate, false);
 	if (err) {
+		profil_session_drop_events(s, old->rate);
 		kfree(params);
 		return err;
 	}
