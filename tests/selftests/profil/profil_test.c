@@ -71,6 +71,34 @@ extern const char __start_profil_##name[], __stop_profil_##name[]
 DEFINE_SPIN(spin_a);
 DEFINE_SPIN(spin_b);
 
+/*
+ * Counters over spin_a and spin_b, 2 bytes each (scale 0x10000): @lo is
+ * the offset, and [a0, a1) and [b0, b1) the counters of each function.
+ */
+struct spin_bins {
+	uintptr_t lo;
+	size_t nbins, a0, a1, b0, b1;
+};
+
+static struct spin_bins spin_bins(void)
+{
+	uintptr_t lo = (uintptr_t)__start_profil_spin_a;
+	uintptr_t hi = (uintptr_t)__stop_profil_spin_b;
+	struct spin_bins g;
+
+	if (lo > (uintptr_t)__start_profil_spin_b) {
+		lo = (uintptr_t)__start_profil_spin_b;
+		hi = (uintptr_t)__stop_profil_spin_a;
+	}
+	g.lo = lo & ~1UL;
+	g.nbins = (hi - g.lo) / 2 + 1;
+	g.a0 = ((uintptr_t)__start_profil_spin_a - g.lo) / 2;
+	g.a1 = ((uintptr_t)__stop_profil_spin_a - g.lo) / 2;
+	g.b0 = ((uintptr_t)__start_profil_spin_b - g.lo) / 2;
+	g.b1 = ((uintptr_t)__stop_profil_spin_b - g.lo) / 2;
+	return g;
+}
+
 static void *loop_thread(void *arg)
 {
 	void (*loop)(void) = (void (*)(void))profil_loop;
@@ -542,30 +570,20 @@ TEST_F(nl, restart_replaces_params)
 /* fork: both keep counting, each into its own copy of the buffer. */
 TEST_F(nl, fork_counts_each_own_work)
 {
-	uintptr_t lo = (uintptr_t)__start_profil_spin_a;
-	uintptr_t hi = (uintptr_t)__stop_profil_spin_b;
-	size_t nbins, a0, a1, b0, b1;
+	const struct spin_bins g = spin_bins();
+	const size_t nbins = g.nbins, a0 = g.a0, a1 = g.a1, b0 = g.b0,
+		     b1 = g.b1;
 	uint16_t *buf, *at_fork;
 	int status;
 	pid_t child;
 
-	if (lo > (uintptr_t)__start_profil_spin_b) {
-		lo = (uintptr_t)__start_profil_spin_b;
-		hi = (uintptr_t)__stop_profil_spin_a;
-	}
-	lo &= ~1UL;
-	nbins = (hi - lo) / 2 + 1;
 	ASSERT_LT(nbins, 1 << 20);
 	buf = calloc(nbins, 2);
 	at_fork = calloc(nbins, 2);
-	a0 = ((uintptr_t)__start_profil_spin_a - lo) / 2;
-	a1 = ((uintptr_t)__stop_profil_spin_a - lo) / 2;
-	b0 = ((uintptr_t)__start_profil_spin_b - lo) / 2;
-	b1 = ((uintptr_t)__stop_profil_spin_b - lo) / 2;
 
 	self->req.buf = (uintptr_t)buf;
 	self->req.bufsiz = nbins * 2;
-	self->req.offset = lo;
+	self->req.offset = g.lo;
 	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
 	spin_a(0.05);
 	spin_b(0.05);
@@ -655,14 +673,14 @@ static uint64_t relay_cpu_ns(struct relay *r)
  */
 TEST(start_while_threads_clone)
 {
-	uintptr_t lo = (uintptr_t)__start_profil_spin_a;
-	uintptr_t hi = (uintptr_t)__stop_profil_spin_b;
+	const struct spin_bins g = spin_bins();
+	const size_t nbins = g.nbins;
+	const size_t lim[2][2] = { { g.a0, g.a1 }, { g.b0, g.b1 } };
 	const double secs = 0.002;
 	struct relay relays[2] = {
 		{ .spin = spin_a, .secs = secs },
 		{ .spin = spin_b, .secs = secs },
 	};
-	size_t nbins, lim[2][2];
 	struct pnl_start req;
 	uint16_t *buf;
 	pthread_t first;
@@ -670,21 +688,11 @@ TEST(start_while_threads_clone)
 	int round, i;
 
 	ASSERT_EQ(0, pnl_open(&nl));
-	if (lo > (uintptr_t)__start_profil_spin_b) {
-		lo = (uintptr_t)__start_profil_spin_b;
-		hi = (uintptr_t)__stop_profil_spin_a;
-	}
-	lo &= ~1UL;
-	nbins = (hi - lo) / 2 + 1;
 	ASSERT_LT(nbins, 1 << 20);
 	buf = calloc(nbins, 2);
 	ASSERT_NE(NULL, buf);
-	lim[0][0] = ((uintptr_t)__start_profil_spin_a - lo) / 2;
-	lim[0][1] = ((uintptr_t)__stop_profil_spin_a - lo) / 2;
-	lim[1][0] = ((uintptr_t)__start_profil_spin_b - lo) / 2;
-	lim[1][1] = ((uintptr_t)__stop_profil_spin_b - lo) / 2;
 	req = (struct pnl_start) {
-		.buf = (uintptr_t)buf, .bufsiz = nbins * 2, .offset = lo,
+		.buf = (uintptr_t)buf, .bufsiz = nbins * 2, .offset = g.lo,
 		.scale = 0x10000, .rate = RATE_TIMER,
 	};
 
