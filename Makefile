@@ -194,9 +194,16 @@ $(DEMO_BIN): libprofil/examples/demo.c lib
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude/uapi \
 		-Ilibprofil $< libprofil/libprofil.a -lmnl -o $@
 
+# The unmodified program the demo runs under profil-ctl.
+BUSY_BIN := $(BUILD)/demo/busy
+
+$(BUSY_BIN): cli/examples/busy.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror $< -o $@
+
 demo: deps
 	@$(MAKE) all
-	@$(MAKE) guest-module selftests $(DEMO_BIN)
+	@$(MAKE) guest-module selftests $(DEMO_BIN) $(BUSY_BIN)
 	@rm -rf $(KSFT_INSTALL)
 	@$(MAKE) -s -C $(SELFTESTS) $(KSFT_VARS) install \
 		INSTALL_PATH=$(KSFT_INSTALL) >/dev/null

@@ -23,3 +23,12 @@ PROFIL_HZ=1000 "$demo"
 echo
 echo "== gprof -b -p on the gmon.out it wrote"
 gprof -b -p "$demo" gmon.out
+
+echo
+echo "== profil-ctl run: an unmodified program (cli/examples/busy.c), 50/30/20 %,"
+echo "   per function, at 1000 Hz"
+busy=${BUSY_BIN:-$TOP/build/demo/busy}
+"$TOP/cli/profil-ctl" run --rate 1000 -- "$busy"
+echo
+echo "== the same, per source line, most samples first"
+"$TOP/cli/profil-ctl" run --rate 1000 --lines --sort -- "$busy" | head -12
