@@ -71,8 +71,19 @@ DKMS_FILES := Kbuild kmod/Kbuild \
 	      include/uapi/linux/profil.h
 DKMS_KVER ?= $(shell uname -r)
 
+# Where the module is built: in place, except against the debug kernel,
+# whose build would replace the stock kmod/profil.ko that other runs in a
+# shared work tree load (and theirs ours): there, in a copy of its
+# sources (DKMS_FILES) under $(BUILD).
+ifeq ($(KFLAVOUR),debug)
+MOD_TREE := $(BUILD)/kmod-debug
+MOD_SYNC  = @mkdir -p $(MOD_TREE) && rsync -a --relative $(DKMS_FILES) $(MOD_TREE)/
+else
+MOD_TREE := $(TOP)
+endif
+
 # The module the guest loads.
-MODULE ?= $(TOP)/kmod/profil.ko
+MODULE ?= $(MOD_TREE)/kmod/profil.ko
 
 # What `make demo` runs in the guest once the module is loaded.
 DEMO_JOB ?= $(TOP)/scripts/demo-job.sh
@@ -103,11 +114,13 @@ deps:
 	 $(TOP)/scripts/install-deps.sh
 
 module: $(NEED_DEBUG_KERNEL)
-	$(MAKE) -C $(KDIR) M=$(TOP) modules
+	$(MOD_SYNC)
+	$(MAKE) -C $(KDIR) M=$(MOD_TREE) modules
 
 # The module the guest loads is always built against the guest's headers.
 guest-module: $(NEED_DEBUG_KERNEL)
-	$(MAKE) -C $(GUEST_KDIR) M=$(TOP) modules
+	$(MOD_SYNC)
+	$(MAKE) -C $(GUEST_KDIR) M=$(MOD_TREE) modules
 
 # Build (or find up to date) the debug guest kernel; long the first time.
 debug-kernel:
