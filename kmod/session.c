@@ -7,6 +7,11 @@
  * in the table, so that its status says why it stopped, until the process
  * exits or starts profiling anew. While active it pins the module, so the
  * module cannot be unloaded under a live session.
+ *
+ * Memory: one session per process and one record (with a spare attach
+ * record) per thread, charged to the memory cgroup of the allocating task
+ * (GFP_KERNEL_ACCOUNT), so a user's profiling counts against the limits of
+ * the user's own processes.
  */
 #include <linux/hashtable.h>
 #include <linux/module.h>
@@ -209,7 +214,7 @@ static void profil_attach_refill(struct callback_head *head)
 {
 	struct profil_thread *t =
 		container_of(head, struct profil_thread, refill_work);
-	struct profil_attach *a = kzalloc(sizeof(*a), GFP_KERNEL);
+	struct profil_attach *a = kzalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
 
 	/* Without one, the thread's next child goes unprofiled. */
 	if (a)
@@ -350,10 +355,10 @@ int profil_session_thread_add(struct profil_session *s,
 			goto unlock;
 
 	err = -ENOMEM;
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		goto unlock;
-	t->spare = kzalloc(sizeof(*t->spare), GFP_KERNEL);
+	t->spare = kzalloc(sizeof(*t->spare), GFP_KERNEL_ACCOUNT);
 	if (!t->spare)
 		goto free;
 	t->session = s;
@@ -512,8 +517,8 @@ profil_session_alloc(struct task_struct *leader,
 	struct mm_struct *mm;
 	int err = -ENOMEM;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
-	params = kmemdup(req, sizeof(*req), GFP_KERNEL);
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	params = kmemdup(req, sizeof(*req), GFP_KERNEL_ACCOUNT);
 	if (!s || !params)
 		goto err_free;
 
@@ -604,7 +609,7 @@ static int profil_session_restart(struct profil_session *s,
 	int err;
 
 	old = rcu_dereference_protected(s->params, lockdep_is_held(&s->mutex));
-	params = kmemdup(req, sizeof(*req), GFP_KERNEL);
+	params = kmemdup(req, sizeof(*req), GFP_KERNEL_ACCOUNT);
 	if (!params)
 		return -ENOMEM;
 	params->generation = old->generation + 1;

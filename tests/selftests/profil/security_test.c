@@ -8,7 +8,11 @@
  * profil_test (other_users_process_refused).
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <grp.h>
+#include <pthread.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -499,6 +503,95 @@ TEST(one_session_per_process)
 	EXPECT_EQ(1, mine);
 	ASSERT_EQ(0, pnl_stop(&nl, 0));
 	pnl_close(&nl);
+}
+
+#define CGROOT	"/sys/fs/cgroup"
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static long long read_ll(const char *path)
+{
+	char buf[64] = "";
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? atoll(buf) : -1;
+}
+
+static void *block_thread(void *arg)
+{
+	char c;
+
+	return read(*(int *)arg, &c, 1) < 0 ? arg : NULL;
+}
+
+/*
+ * The kernel memory of a session, one record per thread, is charged to
+ * the memory cgroup of the process that starts it: a user's profiling
+ * counts against the limits of the user's own cgroups.
+ */
+TEST(kernel_memory_charged_to_cgroup)
+{
+	enum { THREADS = 4000 };
+	static pthread_t tids[THREADS];
+	static uint16_t buf[256];
+	struct pnl_start req = {
+		.buf = (uintptr_t)buf, .bufsiz = sizeof(buf), .scale = 0x8000,
+		.rate = 100,
+	};
+	char dir[64], path[96], pid[16];
+	long long before, after;
+	int fds[2], i, n = 0;
+	struct pnl nl;
+
+	if (geteuid())
+		SKIP(return, "creating a cgroup needs root");
+	mkdir(CGROOT, 0755);
+	mount("none", CGROOT, "cgroup2", 0, NULL);	/* EBUSY: mounted */
+	if (write_str(CGROOT "/cgroup.subtree_control", "+memory"))
+		SKIP(return, "no cgroup2 memory controller");
+	snprintf(dir, sizeof(dir), CGROOT "/profil_security.%d", getpid());
+	ASSERT_EQ(0, mkdir(dir, 0755));
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	ASSERT_EQ(0, write_str(path, pid));
+	snprintf(path, sizeof(path), "%s/memory.current", dir);
+
+	ASSERT_EQ(0, pnl_open(&nl));
+	ASSERT_EQ(0, pipe(fds));
+	for (i = 0; i < THREADS; i++, n++)
+		if (pthread_create(&tids[i], NULL, block_thread, &fds[0]))
+			break;
+	ASSERT_EQ(THREADS, n);
+	before = read_ll(path);
+	ASSERT_EQ(0, pnl_start(&nl, &req));
+	after = read_ll(path);
+	/* At least 256 bytes a thread; per-CPU charge stocks blur 1 MiB. */
+	EXPECT_GT(after - before, THREADS * 256LL - (1 << 20))
+		TH_LOG("memory.current %lld -> %lld for %d threads", before,
+		       after, THREADS);
+	ASSERT_EQ(0, pnl_stop(&nl, 0));
+
+	close(fds[1]);
+	for (i = 0; i < n; i++)
+		pthread_join(tids[i], NULL);
+	pnl_close(&nl);
+	snprintf(path, sizeof(path), CGROOT "/cgroup.procs");
+	write_str(path, pid);
+	rmdir(dir);
 }
 
 TEST_HARNESS_MAIN
