@@ -52,13 +52,8 @@ report()
 [ ! -f "$DIR/built" ] || { report; exit 0; }
 
 for t in flex bison bc; do
-	command -v "$t" >/dev/null || missing="${missing:-} $t"
+	command -v "$t" >/dev/null || die "$t missing (scripts/install-deps.sh)"
 done
-if [ -n "${missing:-}" ]; then
-	echo "debug-kernel: installing$missing" >&2
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		--no-install-recommends $missing >/dev/null
-fi
 
 mkdir -p "$DIR"
 # One builder per key (two clones, two makes); the others wait, then

@@ -10,7 +10,8 @@ PKGS=(build-essential pkg-config perl python3 bc cpio kmod
       qemu-system-x86 busybox-static
       libmnl-dev libcmocka-dev libelf-dev libdw-dev
       sparse clang-format binutils rsync clang libclang-rt-14-dev
-      linux-headers-amd64 linux-source-6.1 xz-utils)
+      linux-headers-amd64 linux-source-6.1 xz-utils
+      flex bison)
 
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
