@@ -37,14 +37,22 @@ tap_result()
 # timeout, nest its output, count its results. Returns 0 unless it failed.
 tap_run()
 {
-	local name=$1 secs=$2 log rcf rc p f s
+	local name=$1 secs=$2 log rcf rc p f s pid
 	shift 2
 
 	log=$(mktemp)
 	rcf=$(mktemp)
 	echo "# $name"
-	{ timeout -k 5 "$secs" "$@" </dev/null 2>&1; echo $? >"$rcf"; } |
-		tee "$log" | sed -u "s/^/$TAP_PREFIX/"
+	# timeout leads a process group of its own: whatever the program left
+	# behind (a stopped, traced child) is killed once it exits, or it
+	# would hold the pipe open and hang the run.
+	{
+		timeout -k 5 "$secs" "$@" </dev/null 2>&1 &
+		pid=$!
+		wait "$pid"
+		echo $? >"$rcf"
+		kill -KILL -- "-$pid" 2>/dev/null
+	} | tee "$log" | sed -u "s/^/$TAP_PREFIX/"
 	rc=$(cat "$rcf")
 	s=$(grep -ciE '^(not )?ok\b.*#[[:space:]]*skip' "$log") || true
 	p=$(grep -E '^ok\b' "$log" | grep -civE '#[[:space:]]*skip') || true
