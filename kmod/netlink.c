@@ -85,8 +85,9 @@ static bool profil_may_access(struct task_struct *task)
  * its choosing in that process: write access, which an LSM (Yama's
  * ptrace_scope, say) may deny to a same-user ptracer. With no LSM hook
  * available to modules, it takes CAP_SYS_PTRACE over the target, or being
- * its tracer: ptrace_attach() asked the LSMs already, and a tracer may
- * write anywhere in its tracee.
+ * its tracer, which ptrace_attach() (or the tracee's PTRACE_TRACEME) let
+ * the LSMs approve, and which may write anywhere in its tracee already.
+ * Without tasklist_lock the tracer is read racily: see limitations.rst.
  */
 static bool profil_may_write(struct task_struct *task)
 {

@@ -85,6 +85,7 @@ struct profil_pending {
  *	probe never allocates; taken with xchg() there, refilled by
  *	@refill_work
  * @refill_work: allocates the next @spare as @task returns from clone
+ * @refill_queued: @refill_work is queued; only @task touches it
  * @ref: the session list, a queued @twork and a queued @refill_work each
  *	hold one
  * @rcu: deferred free, the thread table is read locklessly
@@ -103,6 +104,7 @@ struct profil_thread {
 	struct hlist_node tnode;
 	struct profil_attach *spare;
 	struct callback_head refill_work;
+	bool refill_queued;
 	struct kref ref;
 	struct rcu_head rcu;
 };

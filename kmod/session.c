@@ -163,20 +163,26 @@ static void profil_thread_free_rcu(struct rcu_head *rcu)
 	kfree(t);
 }
 
-/* Context: any; the last put may come from the tick or the fork probe. */
+/*
+ * Context: any. A last put from the tick or the fork probe comes from
+ * t->task itself, so put_task_struct() does not free the task there.
+ */
 void profil_thread_release(struct kref *ref)
 {
 	struct profil_thread *t = container_of(ref, struct profil_thread, ref);
 
 	put_task_struct(t->task);
 	profil_session_put(t->session);
-	/* kfree() may sleep on PREEMPT_RT: free from the RCU callback. */
+	/* The spare's kfree() may sleep on PREEMPT_RT: free it from RCU. */
 	call_rcu(&t->rcu, profil_thread_free_rcu);
 }
 
 /**
  * profil_thread_find() - the record of a sampled thread
  * @task: the thread
+ *
+ * A stopped session's record may linger until its teardown work runs,
+ * next to the record of the session that replaced it: skip it.
  *
  * Context: an RCU read-side critical section, which the result is valid in.
  * Return: the record, or NULL.
@@ -187,7 +193,7 @@ struct profil_thread *profil_thread_find(struct task_struct *task)
 
 	hash_for_each_possible_rcu(profil_thread_table, t, tnode,
 				   (unsigned long)task)
-		if (t->task == task)
+		if (t->task == task && profil_session_is_active(t->session))
 			return t;
 	return NULL;
 }
@@ -209,14 +215,17 @@ static struct profil_thread *profil_session_thread(struct profil_session *s,
 	return NULL;
 }
 
-/* task_work on a thread back from clone: the next child's record. */
+/*
+ * task_work on a thread back from clone: the next child's record. If the
+ * allocation fails, the next clone goes unprofiled and queues another try.
+ */
 static void profil_attach_refill(struct callback_head *head)
 {
 	struct profil_thread *t =
 		container_of(head, struct profil_thread, refill_work);
 	struct profil_attach *a = kzalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
 
-	/* Without one, the thread's next child goes unprofiled. */
+	t->refill_queued = false;
 	if (a)
 		kfree(xchg(&t->spare, a));
 	kref_put(&t->ref, profil_thread_release);
@@ -339,35 +348,42 @@ profil_session_params(struct profil_session *s)
  * Context: process context, may sleep.
  * Return: 0, or a negative errno if the thread's event cannot be made.
  */
-int profil_session_thread_add(struct profil_session *s,
-			      struct task_struct *task)
+static bool profil_session_has_thread(struct profil_session *s,
+				      struct task_struct *task)
+{
+	bool found;
+
+	rcu_read_lock();
+	found = profil_session_thread(s, task);
+	rcu_read_unlock();
+	return found;
+}
+
+/* profil_session_thread_add() without the reaping; holds s->mutex. */
+static int profil_session_thread_add_locked(struct profil_session *s,
+					    struct task_struct *task)
 {
 	struct profil_thread *t;
-	int err = 0;
+	int err;
 	u32 rate;
 
-	mutex_lock(&s->mutex);
-	if (!profil_session_is_active(s) || (task->flags & PF_EXITING))
-		goto unlock;
-	profil_session_reap(s);
-	list_for_each_entry(t, &s->threads, node)
-		if (t->task == task)
-			goto unlock;
+	if (!profil_session_is_active(s) || (task->flags & PF_EXITING) ||
+	    profil_session_has_thread(s, task))
+		return 0;
 
-	err = -ENOMEM;
 	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
-		goto unlock;
+		return -ENOMEM;
+	err = -ENOMEM;
 	t->spare = kzalloc(sizeof(*t->spare), GFP_KERNEL_ACCOUNT);
 	if (!t->spare)
-		goto free;
+		goto err_free;
 	t->session = s;
 	t->task = task;
 	raw_spin_lock_init(&t->lock);
 	init_task_work(&t->twork, profil_deferred_write);
 	init_task_work(&t->refill_work, profil_attach_refill);
 	kref_init(&t->ref);
-	err = 0;
 
 	rate = profil_session_params(s)->rate;
 	t->next_sample = task->se.sum_exec_runtime + NSEC_PER_SEC / rate;
@@ -378,7 +394,7 @@ int profil_session_thread_add(struct profil_session *s,
 			/* The thread exited under us: nothing to sample. */
 			if (err == -ESRCH)
 				err = 0;
-			goto free;
+			goto err_free;
 		}
 	}
 	get_task_struct(task);
@@ -387,14 +403,24 @@ int profil_session_thread_add(struct profil_session *s,
 	spin_lock(&profil_thread_table_lock);
 	hash_add_rcu(profil_thread_table, &t->tnode, (unsigned long)task);
 	spin_unlock(&profil_thread_table_lock);
-unlock:
-	mutex_unlock(&s->mutex);
-	return err;
+	return 0;
 
-free:
+err_free:
 	kfree(t->spare);
 	kfree(t);
-	goto unlock;
+	return err;
+}
+
+int profil_session_thread_add(struct profil_session *s,
+			      struct task_struct *task)
+{
+	int err;
+
+	mutex_lock(&s->mutex);
+	profil_session_reap(s);
+	err = profil_session_thread_add_locked(s, task);
+	mutex_unlock(&s->mutex);
+	return err;
 }
 
 /*
@@ -441,11 +467,13 @@ static int profil_session_attach_pass(struct profil_session *s,
 			put_task_struct(tasks[i]);
 		kvfree(tasks);
 	}
-	for (i = 0; i < n; i++) {
-		if (!err)
-			err = profil_session_thread_add(s, tasks[i]);
+	mutex_lock(&s->mutex);
+	profil_session_reap(s);
+	for (i = 0; i < n && !err; i++)
+		err = profil_session_thread_add_locked(s, tasks[i]);
+	mutex_unlock(&s->mutex);
+	for (i = 0; i < n; i++)
 		put_task_struct(tasks[i]);
-	}
 	kvfree(tasks);
 	return err;
 }
@@ -471,13 +499,19 @@ static int profil_session_attach_all(struct profil_session *s,
 	int err;
 
 	for (pass = 0; pass < PROFIL_ATTACH_PASSES; pass++) {
+		/*
+		 * A clone that set @rescan before this was on the thread
+		 * list already, so this pass finds it.
+		 */
+		raw_spin_lock_irq(&s->lock);
+		s->rescan = false;
+		raw_spin_unlock_irq(&s->lock);
 		err = profil_session_attach_pass(s, leader);
 		if (err)
 			return err;
 		/* Records added above are seen by any probe locking after. */
 		raw_spin_lock_irq(&s->lock);
 		again = s->rescan;
-		s->rescan = false;
 		raw_spin_unlock_irq(&s->lock);
 		if (!again)
 			return 0;
@@ -740,27 +774,46 @@ static void profil_attach_run(struct callback_head *head)
 }
 
 /*
- * Queue the attach of @child, a clone of current, using the record its
- * parent's @t keeps ready; then have @t's next one allocated on current's
- * return to user mode. Context: RCU read side, preemption off.
+ * Have @t's next spare allocated as current, t->task, returns to user
+ * mode. Only t->task queues it and runs it: no lock for @refill_queued.
+ */
+static void profil_attach_refill_queue(struct profil_thread *t)
+{
+	if (t->refill_queued || !kref_get_unless_zero(&t->ref))
+		return;
+	if (!try_module_get(THIS_MODULE))
+		goto err_put;
+	if (task_work_add(current, &t->refill_work, TWA_RESUME))
+		goto err_module;
+	t->refill_queued = true;
+	return;
+
+err_module:
+	module_put(THIS_MODULE);
+err_put:
+	kref_put(&t->ref, profil_thread_release);
+}
+
+/*
+ * Queue the attach of @child, a clone of current, with the record its
+ * parent's @t keeps ready, and have the next one made.
+ * Context: RCU read side, preemption off; @t belongs to @s.
  */
 static void profil_attach_queue(struct profil_session *s,
 				struct profil_thread *t,
 				struct task_struct *child, bool thread)
 {
-	struct profil_attach *a;
+	struct profil_attach *a = xchg(&t->spare, NULL);
 
-	if (!kref_get_unless_zero(&t->ref))
-		return;
-	a = xchg(&t->spare, NULL);
+	profil_attach_refill_queue(t);
 	if (!a) {
 		pr_debug("process %d: no record for the clone %d\n",
 			 current->tgid, child->pid);
-		goto put_thread;
+		return;
 	}
 	if (thread) {
 		if (!kref_get_unless_zero(&s->ref))
-			goto restore;
+			goto err_restore;
 		a->session = s;
 	} else {
 		a->session = NULL;
@@ -769,29 +822,19 @@ static void profil_attach_queue(struct profil_session *s,
 	}
 	init_task_work(&a->twork, profil_attach_run);
 	if (!try_module_get(THIS_MODULE))
-		goto put_session;
+		goto err_session;
 	if (task_work_add(child, &a->twork, TWA_RESUME))
-		goto put_module;
-
-	/* Holding the spare's token: nobody else queues refill_work. */
-	if (!try_module_get(THIS_MODULE))
-		goto put_thread;
-	if (task_work_add(current, &t->refill_work, TWA_RESUME)) {
-		module_put(THIS_MODULE);
-		goto put_thread;
-	}
+		goto err_module;
 	return;
 
-put_module:
+err_module:
 	module_put(THIS_MODULE);
-put_session:
+err_session:
 	if (a->session)
 		profil_session_put(a->session);
-restore:
-	/* Ours since the xchg: nobody else writes the slot meanwhile. */
+err_restore:
+	/* The refill, queued above, runs later and frees what it replaces. */
 	WRITE_ONCE(t->spare, a);
-put_thread:
-	kref_put(&t->ref, profil_thread_release);
 }
 
 /**
@@ -829,8 +872,12 @@ void profil_session_fork(struct task_struct *parent, struct task_struct *child)
 	if (!s || !profil_session_is_active(s))
 		goto unlock;
 	t = profil_session_thread(s, parent);
-	if (!t) {
-		/* The session is starting; have its next pass find @child. */
+	/*
+	 * No record: the session is starting and has not reached @parent.
+	 * A new thread joins through the start's next pass; a new process
+	 * was forked before its parent's profiling began and is not profiled.
+	 */
+	if (!t && thread) {
 		raw_spin_lock_irqsave(&s->lock, flags);
 		t = profil_session_thread(s, parent);
 		if (!t)
