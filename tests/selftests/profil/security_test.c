@@ -20,7 +20,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "kselftest_harness.h"
+#include "profil_harness.h"
 #include "profil_nl.h"
 #include "profil_util.h"
 
@@ -594,4 +594,4 @@ TEST(kernel_memory_charged_to_cgroup)
 	rmdir(dir);
 }
 
-TEST_HARNESS_MAIN
+PROFIL_HARNESS_MAIN

@@ -31,7 +31,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "kselftest_harness.h"
+#include "profil_harness.h"
 #include "profil_nl.h"
 #include "profil_util.h"
 
@@ -824,22 +824,4 @@ TEST_F_TIMEOUT(stress, cpu_hotplug, 120)
 	cpu1_set(1);
 }
 
-/* TEST_HARNESS_MAIN, with the timeouts scaled by PROFIL_TIMEOUT_SCALE. */
-static void __attribute__((constructor)) __constructor_order_last(void)
-{
-	if (!__constructor_order)
-		__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD;
-}
-
-int main(int argc, char **argv)
-{
-	const char *env = getenv("PROFIL_TIMEOUT_SCALE");
-	unsigned long scale = env ? strtoul(env, NULL, 0) : 1;
-	struct __fixture_metadata *f;
-	struct __test_metadata *t;
-
-	for (f = __fixture_list; scale > 1 && f; f = f->next)
-		for (t = f->tests; t; t = t->next)
-			t->timeout *= scale;
-	return test_harness_run(argc, argv);
-}
+PROFIL_HARNESS_MAIN
