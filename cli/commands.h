@@ -2,13 +2,13 @@
 /*
  * profil-ctl's subcommands. Each is int cmd_<name>(argc, argv): argv[0]
  * is the command's name, options follow (getopt_long from optind = 1).
- * Return CTL_EXIT_OK, CTL_EXIT_FAIL or CTL_EXIT_USAGE (ctl.h).
+ * Return CTL_EXIT_OK, CTL_EXIT_FAIL or CTL_EXIT_USAGE (ctl.h). Each
+ * answers -h/--help with ctl_help() and its options table, which is what
+ * "profil-ctl help COMMAND" runs.
  *
  * To add a command: declare it here, define it in its own .c file (the
  * Makefile builds every .c file of cli/), add one line to the table in
- * profil-ctl.c. Commands of the live half are weak in profil-ctl.c, so
- * the table can list them before their files exist: a missing one is
- * left out of "help" and answers "not built".
+ * profil-ctl.c.
  */
 #ifndef PROFIL_CTL_COMMANDS_H
 #define PROFIL_CTL_COMMANDS_H
@@ -16,8 +16,8 @@
 /**
  * struct ctl_command - one entry of the dispatch table
  * @name: the word after "profil-ctl"
- * @fn: the command; NULL if not linked in (weak)
- * @args: its synopsis after the name, for "help" and usage errors
+ * @fn: the command
+ * @args: its synopsis after the name, for its help and usage errors
  * @summary: one line for "help"
  */
 struct ctl_command {

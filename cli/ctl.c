@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Exit codes and error messages shared by profil-ctl's commands.
+ * Exit codes, error messages and option tables shared by profil-ctl's
+ * commands.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,15 +31,20 @@ void ctl_perror_lib(const char *op)
 		fprintf(stderr, "profil-ctl: %s: %s\n", op, strerror(err));
 }
 
+static void ctl_verrorf(const char *op, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "profil-ctl: %s: ", op);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void ctl_errorf(const char *op, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "profil-ctl: %s: ", op);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ctl_verrorf(op, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int ctl_usage_error(const char *cmd, const char *fmt, ...)
@@ -46,14 +52,65 @@ int ctl_usage_error(const char *cmd, const char *fmt, ...)
 	const struct ctl_command *c = ctl_command_find(cmd);
 	va_list ap;
 
-	fprintf(stderr, "profil-ctl: %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ctl_verrorf(cmd, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	if (c)
-		fprintf(stderr, "usage: profil-ctl %s %s\n", c->name, c->args);
+		fprintf(stderr, "usage: profil-ctl %s %s\n"
+			"(\"profil-ctl %s --help\" lists the options)\n",
+			c->name, c->args, c->name);
 	return CTL_EXIT_USAGE;
+}
+
+int ctl_getopt(int argc, char **argv, const char *flags,
+	       const struct ctl_option *opts)
+{
+	/* One command runs per process: rebuilding them each call is cheap. */
+	static struct option lo[CTL_MAX_OPTIONS + 1];
+	static char optstring[8 + 2 * CTL_MAX_OPTIONS + 1];
+	size_t n, i;
+
+	n = (size_t)snprintf(optstring, 8, "%s:", flags);
+	for (i = 0; opts[i].lo.name && i < CTL_MAX_OPTIONS; i++) {
+		lo[i] = opts[i].lo;
+		if (lo[i].val <= 0 || lo[i].val >= 0x100)
+			continue;
+		optstring[n++] = (char)lo[i].val;
+		if (lo[i].has_arg == required_argument)
+			optstring[n++] = ':';
+	}
+	optstring[n] = '\0';
+	memset(&lo[i], 0, sizeof(lo[i]));
+	return getopt_long(argc, argv, optstring, lo, NULL);
+}
+
+static void ctl_help_option(const struct ctl_option *o)
+{
+	char spec[40];
+	int n;
+
+	if (o->lo.val > 0 && o->lo.val < 0x100)
+		n = snprintf(spec, sizeof(spec), "-%c, --%s", o->lo.val,
+			     o->lo.name);
+	else
+		n = snprintf(spec, sizeof(spec), "    --%s", o->lo.name);
+	if (o->arg && n > 0 && (size_t)n < sizeof(spec))
+		snprintf(spec + n, sizeof(spec) - (size_t)n, "=%s", o->arg);
+	printf("  %-22s %s\n", spec, o->help);
+}
+
+void ctl_help(const char *cmd, const struct ctl_option *opts)
+{
+	const struct ctl_command *c = ctl_command_find(cmd);
+
+	if (c)
+		printf("usage: profil-ctl %s %s\n\n  %s\n", c->name, c->args,
+		       c->summary);
+	if (!opts || !opts->lo.name)
+		return;
+	printf("\noptions:\n");
+	for (; opts->lo.name; opts++)
+		ctl_help_option(opts);
 }
 
 int ctl_parse_u64(const char *s, unsigned long long min,

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What every profil-ctl command shares: exit codes and error messages.
+ * What every profil-ctl command shares: exit codes, error messages and
+ * its options with their help.
  */
 #ifndef PROFIL_CTL_CTL_H
 #define PROFIL_CTL_CTL_H
+
+#include <getopt.h>
+#include <stdio.h>
 
 enum {
 	CTL_EXIT_OK = 0,	/* success */
@@ -35,6 +39,39 @@ void ctl_errorf(const char *op, const char *fmt, ...)
  */
 int ctl_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/**
+ * struct ctl_option - one option: getopt_long()'s entry and its help, so
+ * that "--help" lists exactly what the parser takes
+ * @lo: name, has_arg, val; a val below 0x100 is also the short option
+ * @arg: the argument's name in the help (NULL: none)
+ * @help: one line
+ *
+ * A table ends with an entry whose @lo.name is NULL.
+ */
+struct ctl_option {
+	struct option lo;
+	const char *arg;
+	const char *help;
+};
+
+/* Options a command table may hold; ctl_getopt() copies them. */
+#define CTL_MAX_OPTIONS 32
+
+/**
+ * ctl_getopt() - getopt_long() over @opts, its optstring made from them:
+ * @flags (e.g. "+" to stop at the first operand), ':' (a missing
+ * argument is ':', an unknown option '?'), then every short option
+ */
+int ctl_getopt(int argc, char **argv, const char *flags,
+	       const struct ctl_option *opts);
+
+/**
+ * ctl_help() - "profil-ctl CMD --help" on stdout: the synopsis and
+ * summary of command @cmd (commands.h), then one line per option of
+ * @opts ("  -r, --rate=HZ  text")
+ */
+void ctl_help(const char *cmd, const struct ctl_option *opts);
 
 /**
  * ctl_parse_u64() - a whole decimal (or 0x hex) number in [min, max]

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Options of the live commands. One table; each command says which
- * options it takes, any other is a usage error.
+ * Options of the live commands. One table, with their help; each command
+ * says which options it takes, any other is a usage error, and its
+ * "--help" lists those.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -10,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
 #include "ctl.h"
 #include "live.h"
 
@@ -22,17 +22,30 @@ enum {
 
 #define LIVE_MAX_DURATION 1e7	/* seconds; about 116 days */
 
-static const struct option live_options[] = {
-	{ "pid", required_argument, NULL, 'p' },
-	{ "rate", required_argument, NULL, 'r' },
-	{ "bin-bytes", required_argument, NULL, LIVE_OPT_BIN_BYTES },
-	{ "system-ticks", no_argument, NULL, LIVE_OPT_SYSTEM_TICKS },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "keep", no_argument, NULL, LIVE_OPT_KEEP },
-	{ "help", no_argument, NULL, 'h' },
-	REPORT_LONG_OPTS,
-	{ NULL, 0, NULL, 0 },
+static const struct ctl_option live_options[] = {
+	{ { "pid", required_argument, NULL, 'p' }, "PID",
+	  "the process (or the one operand)" },
+	{ { "rate", required_argument, NULL, 'r' }, "HZ",
+	  "samples per CPU second, 10 to 10000 (default 100)" },
+	{ { "bin-bytes", required_argument, NULL, LIVE_OPT_BIN_BYTES }, "N",
+	  "bytes of text per counter, a power of two (default 4)" },
+	{ { "system-ticks", no_argument, NULL, LIVE_OPT_SYSTEM_TICKS }, NULL,
+	  "charge kernel-mode ticks (default: dropped)" },
+	{ { "duration", required_argument, NULL, 'd' }, "SECS",
+	  "stop after SECS seconds (default: until interrupted)" },
+	{ { "keep", no_argument, NULL, LIVE_OPT_KEEP }, NULL,
+	  "leave the buffer mapped, for show" },
+	REPORT_OPTIONS,
+	{ { "output", required_argument, NULL, 'o' }, "FILE",
+	  "write there: a gmon.out without --format" },
+	{ { "help", no_argument, NULL, 'h' }, NULL, "this help" },
+	{ { NULL, 0, NULL, 0 }, NULL, NULL },
+};
+
+/* status's --format: its own values, the same getopt entry. */
+static const struct ctl_option status_format = {
+	{ "format", required_argument, NULL, REPORT_OPT_FORMAT }, "FMT",
+	"text (default) or json"
 };
 
 /* Which enum live_opt_set an option belongs to (0: every command). */
@@ -128,36 +141,44 @@ static int live_parse_one(struct live_opts *o, const char *cmd, int c,
 /* How the user spelt option @c, for messages. */
 static const char *live_opt_name(int c, char *buf, size_t len)
 {
-	const struct option *lo;
+	const struct ctl_option *o;
 
-	for (lo = live_options; lo->name; lo++)
-		if (lo->val == c)
+	for (o = live_options; o->lo.name; o++)
+		if (o->lo.val == c)
 			break;
-	if (lo->name && c < 0x100)
-		snprintf(buf, len, "-%c/--%s", c, lo->name);
-	else if (lo->name)
-		snprintf(buf, len, "--%s", lo->name);
+	if (o->lo.name && c < 0x100)
+		snprintf(buf, len, "-%c/--%s", c, o->lo.name);
+	else if (o->lo.name)
+		snprintf(buf, len, "--%s", o->lo.name);
 	else
 		snprintf(buf, len, "-%c", c);
 	return buf;
 }
 
-static void live_help(const char *cmd)
+/* The options of the commands that take @set, and their help. */
+static void live_help(const char *cmd, unsigned int set)
 {
-	const struct ctl_command *c = ctl_command_find(cmd);
+	struct ctl_option opts[CTL_MAX_OPTIONS + 1];
+	const struct ctl_option *o;
+	size_t n = 0;
 
-	if (c)
-		printf("usage: profil-ctl %s %s\n  %s\n", c->name, c->args,
-		       c->summary);
-	printf("see profil-ctl(1) for the options\n");
+	for (o = live_options; o->lo.name && n < CTL_MAX_OPTIONS; o++) {
+		if (!(live_opt_owner(o->lo.val) & set))
+			continue;
+		if (o->lo.val == REPORT_OPT_FORMAT && !(set & LIVE_OPTS_REPORT))
+			opts[n++] = status_format;
+		else
+			opts[n++] = *o;
+	}
+	memset(&opts[n], 0, sizeof(opts[n]));
+	ctl_help(cmd, opts);
 }
 
 int live_parse_opts(int argc, char **argv, unsigned int set,
 		    struct live_opts *o)
 {
 	/* Only run stops at its first operand: the program's arguments. */
-	const char *optstring = set & LIVE_OPTS_COMMAND ?
-		"+:p:r:d:o:h" REPORT_SHORT_OPTS : ":p:r:d:o:h" REPORT_SHORT_OPTS;
+	const char *flags = set & LIVE_OPTS_COMMAND ? "+" : "";
 	const char *cmd = argv[0];
 	bool format = false;
 	char name[32];
@@ -168,8 +189,7 @@ int live_parse_opts(int argc, char **argv, unsigned int set,
 	report_opts_init(&o->report);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, optstring, live_options,
-				NULL)) != -1) {
+	while ((c = ctl_getopt(argc, argv, flags, live_options)) != -1) {
 		if (c == '?') {
 			ctl_usage_error(cmd, "unknown option '%s'",
 					argv[optind - 1]);
@@ -186,7 +206,7 @@ int live_parse_opts(int argc, char **argv, unsigned int set,
 			return -1;
 		}
 		if (c == 'h') {
-			live_help(cmd);
+			live_help(cmd, set);
 			return -2;
 		}
 		if (live_parse_one(o, cmd, c, optarg, set, &format))

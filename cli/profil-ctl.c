@@ -17,17 +17,6 @@
 #define PROFIL_CTL_VERSION "unknown"
 #endif
 
-/*
- * The live half's commands may not be linked in yet (or ever, in a
- * build without them): weak references are NULL then.
- */
-#pragma weak cmd_run
-#pragma weak cmd_attach
-#pragma weak cmd_start
-#pragma weak cmd_stop
-#pragma weak cmd_status
-#pragma weak cmd_show
-
 static int cmd_help(int argc, char **argv);
 
 static const struct ctl_command ctl_commands[] = {
@@ -42,11 +31,10 @@ static const struct ctl_command ctl_commands[] = {
 	  "the kernel's sessions and their tick counts" },
 	{ "show", cmd_show, "[options] PID",
 	  "the profile of a process being profiled" },
-	{ "report", cmd_report,
-	  "[-f GMON] [-e BINARY] [--lines|-b] [--sort] [-a] [-v]\n"
-	  "       [--format=text|csv|json|gmon] [-o FILE] [BINARY [GMON]]",
+	{ "report", cmd_report, "[options] [BINARY [GMON]]",
 	  "the profile in a gmon.out file, per function or line" },
-	{ "help", cmd_help, "[COMMAND]", "this list, or one command's usage" },
+	{ "help", cmd_help, "[COMMAND]",
+	  "this list, or one command's usage and options" },
 };
 
 #define NCOMMANDS (sizeof(ctl_commands) / sizeof(ctl_commands[0]))
@@ -68,16 +56,18 @@ static void usage(FILE *f)
 	fprintf(f, "usage: profil-ctl <command> [options]\n"
 		   "       profil-ctl --version | --help\n\ncommands:\n");
 	for (i = 0; i < NCOMMANDS; i++)
-		if (ctl_commands[i].fn)
-			fprintf(f, "  %-8s %s\n", ctl_commands[i].name,
-				ctl_commands[i].summary);
+		fprintf(f, "  %-8s %s\n", ctl_commands[i].name,
+			ctl_commands[i].summary);
 	fprintf(f, "\n\"profil-ctl help COMMAND\" shows a command's options;"
 		   " see profil-ctl(1).\n");
 }
 
+/* "help COMMAND" is "COMMAND --help": each command lists its options. */
 static int cmd_help(int argc, char **argv)
 {
+	char help[] = "--help";
 	const struct ctl_command *c;
+	char *args[3] = { NULL, help, NULL };
 
 	if (argc > 2)
 		return ctl_usage_error(argv[0], "too many arguments");
@@ -85,12 +75,16 @@ static int cmd_help(int argc, char **argv)
 		usage(stdout);
 		return CTL_EXIT_OK;
 	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		ctl_help(argv[0], NULL);
+		return CTL_EXIT_OK;
+	}
 	c = ctl_command_find(argv[1]);
-	if (!c || !c->fn)
+	if (!c)
 		return ctl_usage_error(argv[0], "unknown command '%s'",
 				       argv[1]);
-	printf("usage: profil-ctl %s %s\n  %s\n", c->name, c->args, c->summary);
-	return CTL_EXIT_OK;
+	args[0] = (char *)c->name;
+	return c->fn(2, args);
 }
 
 int main(int argc, char **argv)
@@ -114,10 +108,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "profil-ctl: unknown command '%s'\n", argv[1]);
 		usage(stderr);
 		return CTL_EXIT_USAGE;
-	}
-	if (!c->fn) {
-		ctl_errorf(c->name, "not built into this profil-ctl");
-		return CTL_EXIT_FAIL;
 	}
 	return c->fn(argc - 1, argv + 1);
 }

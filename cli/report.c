@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
 #include "ctl.h"
 #include "gmon_read.h"
 #include "report.h"
@@ -123,13 +122,16 @@ int report_render(const struct hist *h, const struct report_opts *o,
 	return report_render_cmd("report", h, o, out);
 }
 
-static const struct option report_options[] = {
-	{ "file", required_argument, NULL, 'f' },
-	{ "exe", required_argument, NULL, 'e' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	REPORT_LONG_OPTS,
-	{ NULL, 0, NULL, 0 },
+static const struct ctl_option report_options[] = {
+	{ { "file", required_argument, NULL, 'f' }, "GMON",
+	  "the profile (default gmon.out; - is standard input)" },
+	{ { "exe", required_argument, NULL, 'e' }, "BINARY",
+	  "the program, for its symbols (default a.out)" },
+	REPORT_OPTIONS,
+	{ { "output", required_argument, NULL, 'o' }, "FILE",
+	  "write there instead of standard output" },
+	{ { "help", no_argument, NULL, 'h' }, NULL, "this help" },
+	{ { NULL, 0, NULL, 0 }, NULL, NULL },
 };
 
 /* The binary's pointer width, or the host's when it cannot be read. */
@@ -158,8 +160,7 @@ int cmd_report(int argc, char **argv)
 	report_opts_init(&o);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:e:o:h" REPORT_SHORT_OPTS,
-				report_options, NULL)) != -1) {
+	while ((c = ctl_getopt(argc, argv, "", report_options)) != -1) {
 		ret = report_parse_opt(&o, argv[0], c, optarg);
 		if (ret < 0)
 			return CTL_EXIT_USAGE;
@@ -176,8 +177,7 @@ int cmd_report(int argc, char **argv)
 			output = optarg;
 			break;
 		case 'h':
-			printf("usage: profil-ctl report %s\n",
-			       ctl_command_find("report")->args);
+			ctl_help(argv[0], report_options);
 			return CTL_EXIT_OK;
 		case ':':
 			return ctl_usage_error(argv[0], "option '%s' needs an "

@@ -8,10 +8,10 @@
 #ifndef PROFIL_CTL_REPORT_H
 #define PROFIL_CTL_REPORT_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "ctl.h"
 #include "hist.h"
 #include "render.h"
 
@@ -35,18 +35,23 @@ enum {
 };
 
 /*
- * The shared options, to put in a command's struct option array and
- * optstring: --lines, --sort, -a/--all, -b/--bins, -v/--verbose,
+ * The shared options with their help, to put in a command's struct
+ * ctl_option table: --lines, -b/--bins, --sort, -a/--all, -v/--verbose,
  * --format=text|csv|json|gmon.
  */
-#define REPORT_SHORT_OPTS "abv"
-#define REPORT_LONG_OPTS						\
-	{ "lines", no_argument, NULL, REPORT_OPT_LINES },		\
-	{ "sort", no_argument, NULL, REPORT_OPT_SORT },			\
-	{ "all", no_argument, NULL, 'a' },				\
-	{ "bins", no_argument, NULL, 'b' },				\
-	{ "verbose", no_argument, NULL, 'v' },				\
-	{ "format", required_argument, NULL, REPORT_OPT_FORMAT }
+#define REPORT_OPTIONS							\
+	{ { "lines", no_argument, NULL, REPORT_OPT_LINES }, NULL,	\
+	  "one row per source file:line (DWARF)" },			\
+	{ { "bins", no_argument, NULL, 'b' }, NULL,			\
+	  "one row per histogram bin" },				\
+	{ { "sort", no_argument, NULL, REPORT_OPT_SORT }, NULL,		\
+	  "highest count first (default: address order)" },		\
+	{ { "all", no_argument, NULL, 'a' }, NULL,			\
+	  "rows with a zero count too" },				\
+	{ { "verbose", no_argument, NULL, 'v' }, NULL,			\
+	  "addresses and sizes" },					\
+	{ { "format", required_argument, NULL, REPORT_OPT_FORMAT }, "FMT", \
+	  "text (default), csv, json, or gmon (needs -o)" }
 
 /** report_opts_init() - defaults: functions, text, address order. */
 void report_opts_init(struct report_opts *o);
