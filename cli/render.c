@@ -47,6 +47,33 @@ static int rows_add(struct rows *r, const struct row *row)
 	return 0;
 }
 
+/* A walk over the bins of a hist, in address order. */
+struct bin_walk {
+	const struct hist *h;
+	size_t range, bin;
+};
+
+/* The next bin with samples (any bin, if @all): its extent and count. */
+static bool next_bin(struct bin_walk *w, bool all, uint64_t *lo,
+		     uint64_t *hi, double *count)
+{
+	const struct hist_range *rg;
+
+	for (; w->range < w->h->nranges; w->range++, w->bin = 0) {
+		rg = &w->h->ranges[w->range];
+		while (w->bin < rg->nbins) {
+			if (!rg->bins[w->bin] && !all) {
+				w->bin++;
+				continue;
+			}
+			*count = (double)rg->bins[w->bin];
+			hist_bin_range(rg, w->bin++, lo, hi);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* First function whose extent ends above @addr (ends are sorted too). */
 static size_t first_ending_after(const struct render_syms *s, uint64_t addr)
 {
@@ -103,24 +130,17 @@ static int build_funcs(struct rows *r, const struct hist *h,
 {
 	double *counts = calloc(s->nfuncs + 1, sizeof(*counts));
 	uint64_t *calls = calloc(s->nfuncs + 1, sizeof(*calls));
-	const struct hist_range *rg;
+	struct bin_walk w = { .h = h };
 	const struct sym_func *f;
 	uint64_t lo, hi;
-	size_t i, k;
+	double c;
+	size_t i;
 	int ret = -1;
 
 	if (!counts || !calls)
 		goto out;
-	for (i = 0; i < h->nranges; i++) {
-		rg = &h->ranges[i];
-		for (k = 0; k < rg->nbins; k++) {
-			if (!rg->bins[k])
-				continue;
-			hist_bin_range(rg, k, &lo, &hi);
-			r->unknown += spread_bin(s, counts, lo, hi,
-						 (double)rg->bins[k]);
-		}
-	}
+	while (next_bin(&w, false, &lo, &hi, &c))
+		r->unknown += spread_bin(s, counts, lo, hi, c);
 	for (i = 0; i < h->narcs; i++) {
 		f = sym_func_find(s->funcs, s->nfuncs, h->arcs[i].self_pc);
 		if (f)
@@ -147,26 +167,16 @@ out:
 static int build_bins(struct rows *r, const struct hist *h,
 		      const struct render_syms *s, const struct render_opts *o)
 {
-	const struct hist_range *rg;
+	struct bin_walk w = { .h = h };
 	const struct sym_func *f;
-	struct row row;
-	size_t i, k;
+	struct row row = { .name = NULL };
 
-	for (i = 0; i < h->nranges; i++) {
-		rg = &h->ranges[i];
-		for (k = 0; k < rg->nbins; k++) {
-			if (!rg->bins[k] && !o->all)
-				continue;
-			row = (struct row){ .count = (double)rg->bins[k] };
-			hist_bin_range(rg, k, &row.addr, &row.end);
-			f = sym_func_find(s->funcs, s->nfuncs, row.addr);
-			if (f) {
-				row.func = f->name;
-				row.line = (unsigned int)(row.addr - f->addr);
-			}
-			if (rows_add(r, &row))
-				return -1;
-		}
+	while (next_bin(&w, o->all, &row.addr, &row.end, &row.count)) {
+		f = sym_func_find(s->funcs, s->nfuncs, row.addr);
+		row.func = f ? f->name : NULL;
+		row.line = f ? (unsigned int)(row.addr - f->addr) : 0;
+		if (rows_add(r, &row))
+			return -1;
 	}
 	return 0;
 }
@@ -183,32 +193,26 @@ static int cmp_line(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* With @o->all, every bin's line, samples or not (zero bins only name it). */
 static int build_lines(struct rows *r, const struct hist *h,
-		       const struct render_syms *s)
+		       const struct render_syms *s, const struct render_opts *o)
 {
-	const struct hist_range *rg;
+	struct bin_walk w = { .h = h };
 	const struct sym_func *f;
-	struct row row;
-	size_t i, k, j;
+	struct row row = { .name = NULL };
 	uint64_t hi;
+	size_t i, j;
 
-	for (i = 0; i < h->nranges; i++) {
-		rg = &h->ranges[i];
-		for (k = 0; k < rg->nbins; k++) {
-			if (!rg->bins[k])
-				continue;
-			row = (struct row){ .count = (double)rg->bins[k] };
-			hist_bin_range(rg, k, &row.addr, &hi);
-			if (!s->line ||
-			    s->line(s->ctx, row.addr, &row.name, &row.line)) {
-				r->unknown += row.count;
-				continue;
-			}
-			f = sym_func_find(s->funcs, s->nfuncs, row.addr);
-			row.func = f ? f->name : NULL;
-			if (rows_add(r, &row))
-				return -1;
+	while (next_bin(&w, o->all && s->line, &row.addr, &hi, &row.count)) {
+		if (!s->line ||
+		    s->line(s->ctx, row.addr, &row.name, &row.line)) {
+			r->unknown += row.count;
+			continue;
 		}
+		f = sym_func_find(s->funcs, s->nfuncs, row.addr);
+		row.func = f ? f->name : NULL;
+		if (rows_add(r, &row))
+			return -1;
 	}
 	/* One row per file:line, at its lowest address. */
 	if (r->n > 1)
@@ -341,6 +345,26 @@ static void text_funcs(FILE *out, const struct rows *r, const struct hist *h,
 		      r->bytes ? r->total / (double)r->bytes : 0);
 }
 
+/* One line of the line view: @row's file:line, or @name's summary row. */
+static void text_line_row(FILE *out, const struct rows *r,
+			  const struct hist *h, const struct render_opts *o,
+			  const char *name, const struct row *row, double c)
+{
+	if (o->verbose && row)
+		fprintf(out, "%016" PRIx64 " ", row->addr);
+	else if (o->verbose)
+		fprintf(out, "%16s ", "");
+	put_count(out, 9, c);
+	fprintf(out, " %6.2f ", pct(r, c));
+	put_seconds(out, 9, h, c);
+	if (!row)
+		fprintf(out, "  %s\n", name);
+	else if (row->func)
+		fprintf(out, "  %s:%u (%s)\n", row->name, row->line, row->func);
+	else
+		fprintf(out, "  %s:%u\n", row->name, row->line);
+}
+
 static void text_lines(FILE *out, const struct rows *r, const struct hist *h,
 		       const struct render_opts *o)
 {
@@ -350,29 +374,11 @@ static void text_lines(FILE *out, const struct rows *r, const struct hist *h,
 		fprintf(out, "%-16s ", "address");
 	fprintf(out, "%9s %6s %9s  %s\n", "count", "%", "seconds",
 		"file:line (function)");
-	for (i = 0; i < r->n; i++) {
-		if (o->verbose)
-			fprintf(out, "%016" PRIx64 " ", r->v[i].addr);
-		put_count(out, 9, r->v[i].count);
-		fprintf(out, " %6.2f ", pct(r, r->v[i].count));
-		put_seconds(out, 9, h, r->v[i].count);
-		fprintf(out, "  %s:%u", r->v[i].name, r->v[i].line);
-		if (r->v[i].func)
-			fprintf(out, " (%s)", r->v[i].func);
-		fputc('\n', out);
-	}
-	if (o->verbose)
-		fprintf(out, "%16s ", "");
-	put_count(out, 9, r->unknown);
-	fprintf(out, " %6.2f ", pct(r, r->unknown));
-	put_seconds(out, 9, h, r->unknown);
-	fprintf(out, "  *unknown*\n");
-	if (o->verbose)
-		fprintf(out, "%16s ", "");
-	put_count(out, 9, r->total);
-	fprintf(out, " %6.2f ", pct(r, r->total));
-	put_seconds(out, 9, h, r->total);
-	fprintf(out, "  total\n");
+	for (i = 0; i < r->n; i++)
+		text_line_row(out, r, h, o, NULL, &r->v[i], r->v[i].count);
+	if (r->unknown > 0 || o->all)
+		text_line_row(out, r, h, o, "*unknown*", NULL, r->unknown);
+	text_line_row(out, r, h, o, "total", NULL, r->total);
 }
 
 static void text_bins(FILE *out, const struct rows *r)
@@ -592,7 +598,7 @@ int render(FILE *out, const struct hist *h, const struct render_syms *s,
 	if (o->view == RENDER_FUNCS)
 		ret = build_funcs(&r, h, s, o);
 	else if (o->view == RENDER_LINES)
-		ret = build_lines(&r, h, s);
+		ret = build_lines(&r, h, s, o);
 	else
 		ret = build_bins(&r, h, s, o);
 	if (ret) {

@@ -68,7 +68,8 @@ struct render_ticks {
  * @view: functions, lines or bins
  * @format: text, CSV or JSON
  * @sort: by count, highest first (default: address, or file and line)
- * @all: rows with a zero count too (every function, every bin)
+ * @all: rows with a zero count too (every function, every bin, every
+ *	bin's line), and *unknown* when zero
  * @verbose: addresses (and sizes) in the text view
  * @ticks: the kernel's accounting, or NULL
  */

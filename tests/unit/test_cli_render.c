@@ -323,6 +323,39 @@ static void test_lines(void **state)
 	hist_free(&h);
 }
 
+/* Zero rows are hidden, *unknown* too; -a shows every bin's line. */
+static void test_lines_all(void **state)
+{
+	/* b.c:10 = 1 + 2, a.c:1 = 3: nothing *unknown*. */
+	const uint64_t bins[16] = { 1, 2, 0, 0, 0, 0, 0, 0,
+				    0, 0, 0, 0, 3, 0, 0, 0 };
+	const struct render_syms s = {
+		.funcs = funcs, .nfuncs = 3, .line = fake_line,
+	};
+	struct render_opts o = { .view = RENDER_LINES };
+	struct hist h;
+	char *out;
+
+	(void)state;
+	make_hist(&h, bins, 100);
+	out = render_str(&h, &s, &o);
+	assert_true(count_of(out, "b.c:10") == 3);
+	assert_true(count_of(out, "a.c:1") == 3);
+	assert_null(row_of(out, "b.c:11"));
+	assert_null(row_of(out, "*unknown*"));
+	free(out);
+	o.all = true;
+	out = render_str(&h, &s, &o);
+	assert_true(count_of(out, "b.c:10") == 3);
+	assert_true(count_of(out, "b.c:11") == 0);
+	assert_true(count_of(out, "b.c:13") == 0);
+	assert_true(count_of(out, "*unknown*") == 0);
+	assert_true(count_of(out, "total") == 6);
+	assert_true(row_of(out, "b.c:11") < row_of(out, "b.c:13"));
+	free(out);
+	hist_free(&h);
+}
+
 static void test_bins(void **state)
 {
 	const uint64_t bins[16] = { 0, 6, 0, 0, 0, 0, 0, 0, 2 };
@@ -491,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_zero_in_output),
 		cmocka_unit_test(test_stripped),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_lines_all),
 		cmocka_unit_test(test_bins),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_json),
