@@ -56,17 +56,30 @@ enum live_opt_set {
 	LIVE_OPTS_COMMAND = 1 << 6,	/* stop at the first operand (run) */
 };
 
+/* live_parse_opts()'s answers that end the command at once. */
+enum {
+	LIVE_PARSE_USAGE = -1,	/* a usage error, printed */
+	LIVE_PARSE_HELP = -2,	/* -h/--help, printed */
+};
+
 /**
  * live_parse_opts() - parse @argv (argv[0] the command) into @o
  * @set: the options the command takes (enum live_opt_set)
  *
- * -o FILE without --format writes a gmon.out. Prints the usage error.
+ * -o FILE without --format writes a gmon.out. Prints the usage error,
+ * or the help.
  *
  * Return: the index of the first operand left (after a PID operand taken
- * as -p), or -1 for a usage error (exit CTL_EXIT_USAGE).
+ * as -p), or LIVE_PARSE_USAGE or LIVE_PARSE_HELP: see live_parse_exit().
  */
 int live_parse_opts(int argc, char **argv, unsigned int set,
 		    struct live_opts *o);
+
+/**
+ * live_parse_exit() - the exit status for a negative live_parse_opts()
+ * result: CTL_EXIT_OK after the help, else CTL_EXIT_USAGE
+ */
+int live_parse_exit(int parsed);
 
 /**
  * struct live_buf - a buffer profil-ctl mapped into process @pid

@@ -42,37 +42,29 @@ static const char *const reason_names[] = {
 #define NAME_OF(tab, v)							\
 	((v) < sizeof(tab) / sizeof((tab)[0]) && (tab)[v] ? (tab)[v] : "?")
 
-/* Parse the options of a command that needs a PID and nothing else. */
+/*
+ * Parse the options of a command that needs a PID (status: may take one)
+ * and nothing else. Return: 0, or what live_parse_opts() returns for an
+ * end at once (a usage error, printed, or the help).
+ */
 static int ctl_parse_pid_cmd(int argc, char **argv, unsigned int set,
 			     struct live_opts *o)
 {
 	int first = live_parse_opts(argc, argv, set | LIVE_OPTS_PID, o);
 
-	if (first == -2)
-		return -2;
 	if (first < 0)
-		return -1;
+		return first;
 	if (first < argc) {
 		ctl_usage_error(argv[0], "unexpected argument '%s'",
 				argv[first]);
-		return -1;
+		return LIVE_PARSE_USAGE;
 	}
 	if (!o->pid && !(set & LIVE_OPTS_FORMAT)) {
 		ctl_usage_error(argv[0], "no PID given");
-		return -1;
+		return LIVE_PARSE_USAGE;
 	}
 	return 0;
 }
-
-#define PARSE_OR_RETURN(parse)						\
-	do {								\
-		int parsed_ = (parse);					\
-									\
-		if (parsed_ == -2)					\
-			return CTL_EXIT_OK;				\
-		if (parsed_ < 0)					\
-			return CTL_EXIT_USAGE;				\
-	} while (0)
 
 /*
  * Seize @pid and wait for a stop at which to inject. On failure the
@@ -97,6 +89,27 @@ static int ctl_grab(const char *op, pid_t pid, struct tracer_stop *s)
 	return err;
 }
 
+/*
+ * The session of @pid into @st, STOPped first if @stop, over a handle of
+ * its own. Return: 0, or -1 after printing why.
+ */
+static int ctl_session_get(const char *op, pid_t pid, bool stop,
+			   struct profil_status *st)
+{
+	struct profil_handle *h = live_open(op);
+	int ret = 0;
+
+	if (!h)
+		return -1;
+	if ((stop && profil_session_stop(h, pid) < 0) ||
+	    profil_session_get(h, pid, st) < 0) {
+		ctl_perror_lib(op);
+		ret = -1;
+	}
+	profil_handle_close(h);
+	return ret;
+}
+
 int cmd_start(int argc, char **argv)
 {
 	struct profil_handle *h;
@@ -106,7 +119,9 @@ int cmd_start(int argc, char **argv)
 	struct live_opts o;
 	int err;
 
-	PARSE_OR_RETURN(ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_PROFILE, &o));
+	err = ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_PROFILE, &o);
+	if (err < 0)
+		return live_parse_exit(err);
 	h = live_open(argv[0]);
 	if (!h)
 		return CTL_EXIT_FAIL;
@@ -183,39 +198,31 @@ static int ctl_unmap(const char *op, pid_t pid, uint64_t addr, uint64_t len)
 
 int cmd_stop(int argc, char **argv)
 {
-	struct profil_handle *h;
 	struct profil_status st;
 	struct live_opts o;
 	uint64_t addr, len;
 	const char *what;
-	int ret = CTL_EXIT_OK;
+	bool failed = false;
+	int err;
 
-	PARSE_OR_RETURN(ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_KEEP, &o));
-	h = live_open(argv[0]);
-	if (!h)
+	err = ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_KEEP, &o);
+	if (err < 0)
+		return live_parse_exit(err);
+	if (ctl_session_get(argv[0], o.pid, true, &st))
 		return CTL_EXIT_FAIL;
-	if (profil_session_stop(h, o.pid) < 0 ||
-	    profil_session_get(h, o.pid, &st) < 0) {
-		ctl_perror_lib(argv[0]);
-		profil_handle_close(h);
-		return CTL_EXIT_FAIL;
-	}
-	profil_handle_close(h);
 	if (!ctl_our_mapping(&st, &addr, &len))
 		what = "the buffer is not one profil-ctl mapped: left alone";
 	else if (o.keep)
 		what = "profil-ctl's buffer kept (\"profil-ctl show\" reads "
 		       "it, \"profil-ctl stop\" again unmaps it)";
-	else if (!ctl_unmap(argv[0], o.pid, addr, len))
-		what = "profil-ctl's buffer unmapped";
-	else
+	else if ((failed = ctl_unmap(argv[0], o.pid, addr, len) < 0))
 		what = "profil-ctl's buffer could not be unmapped";
-	if (!strcmp(what, "profil-ctl's buffer could not be unmapped"))
-		ret = CTL_EXIT_FAIL;
+	else
+		what = "profil-ctl's buffer unmapped";
 	printf("process %d: stopped (%s), %" PRIu64 " ticks; %s\n",
 	       (int)o.pid, NAME_OF(reason_names, st.reason), st.stats.ticks,
 	       what);
-	return ret;
+	return failed ? CTL_EXIT_FAIL : CTL_EXIT_OK;
 }
 
 static void status_text_header(void)
@@ -282,32 +289,29 @@ static int status_cb(const struct profil_status *st, void *data)
 
 int cmd_status(int argc, char **argv)
 {
-	struct profil_handle *h;
+	struct profil_handle *h = NULL;
 	struct profil_status st;
 	struct status_walk w = { .n = 0 };
 	struct live_opts o;
 	int err;
 
-	PARSE_OR_RETURN(ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_FORMAT, &o));
+	err = ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_FORMAT, &o);
+	if (err < 0)
+		return live_parse_exit(err);
 	w.json = o.json;
-	h = live_open(argv[0]);
-	if (!h)
+	/* One session, or a handle to dump them all. */
+	if (o.pid && ctl_session_get(argv[0], o.pid, false, &st))
 		return CTL_EXIT_FAIL;
-	if (o.pid)
-		err = profil_session_get(h, o.pid, &st);
-	if (o.pid && err < 0) {
-		ctl_perror_lib(argv[0]);
-		profil_handle_close(h);
+	if (!o.pid && !(h = live_open(argv[0])))
 		return CTL_EXIT_FAIL;
-	}
 	if (w.json)
 		printf("[");
 	else
 		status_text_header();
-	if (o.pid)
-		err = status_cb(&st, &w);
-	else
+	if (h)
 		err = profil_session_dump(h, status_cb, &w);
+	else
+		err = status_cb(&st, &w);
 	if (w.json)
 		printf("%s]\n", w.n ? "\n" : "");
 	if (err < 0) {
@@ -320,21 +324,15 @@ int cmd_status(int argc, char **argv)
 
 int cmd_show(int argc, char **argv)
 {
-	struct profil_handle *h;
 	struct profil_status st;
 	struct hist hist = { .rate = 0 };
 	struct live_opts o;
 	int ret;
 
-	PARSE_OR_RETURN(ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_REPORT, &o));
-	h = live_open(argv[0]);
-	if (!h)
-		return CTL_EXIT_FAIL;
-	ret = profil_session_get(h, o.pid, &st);
+	ret = ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_REPORT, &o);
 	if (ret < 0)
-		ctl_perror_lib(argv[0]);
-	profil_handle_close(h);
-	if (ret < 0)
+		return live_parse_exit(ret);
+	if (ctl_session_get(argv[0], o.pid, false, &st))
 		return CTL_EXIT_FAIL;
 	if (live_snapshot(argv[0], &st, &hist) < 0) {
 		hist_free(&hist);

@@ -193,37 +193,42 @@ int live_parse_opts(int argc, char **argv, unsigned int set,
 		if (c == '?') {
 			ctl_usage_error(cmd, "unknown option '%s'",
 					argv[optind - 1]);
-			return -1;
+			return LIVE_PARSE_USAGE;
 		}
 		if (c == ':') {
 			ctl_usage_error(cmd, "option '%s' needs an argument",
 					argv[optind - 1]);
-			return -1;
+			return LIVE_PARSE_USAGE;
 		}
 		if (!(live_opt_owner(c) & set)) {
 			ctl_usage_error(cmd, "option '%s' does not apply",
 					live_opt_name(c, name, sizeof(name)));
-			return -1;
+			return LIVE_PARSE_USAGE;
 		}
 		if (c == 'h') {
 			live_help(cmd, set);
-			return -2;
+			return LIVE_PARSE_HELP;
 		}
 		if (live_parse_one(o, cmd, c, optarg, set, &format))
-			return -1;
+			return LIVE_PARSE_USAGE;
 	}
 	if ((set & LIVE_OPTS_REPORT) && o->output && !format)
 		o->report.gmon = true;	/* a saved live profile is a gmon.out */
 	if ((set & LIVE_OPTS_REPORT) &&
 	    report_check_opts(&o->report, cmd, o->output))
-		return -1;
+		return LIVE_PARSE_USAGE;
 	if ((set & LIVE_OPTS_PID) && !o->pid && optind < argc &&
 	    !(set & LIVE_OPTS_COMMAND)) {
 		if (live_parse_pid(argv[optind], &o->pid) < 0) {
 			ctl_usage_error(cmd, "bad PID '%s'", argv[optind]);
-			return -1;
+			return LIVE_PARSE_USAGE;
 		}
 		optind++;
 	}
 	return optind;
+}
+
+int live_parse_exit(int parsed)
+{
+	return parsed == LIVE_PARSE_HELP ? CTL_EXIT_OK : CTL_EXIT_USAGE;
 }

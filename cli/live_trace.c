@@ -326,10 +326,8 @@ int cmd_run(int argc, char **argv)
 
 	first = live_parse_opts(argc, argv, LIVE_OPTS_PROFILE |
 				LIVE_OPTS_REPORT | LIVE_OPTS_COMMAND, &o);
-	if (first == -2)
-		return CTL_EXIT_OK;
 	if (first < 0)
-		return CTL_EXIT_USAGE;
+		return live_parse_exit(first);
 	if (first >= argc)
 		return ctl_usage_error(argv[0], "no program to run");
 	t.o = &o;
@@ -382,10 +380,8 @@ int cmd_attach(int argc, char **argv)
 
 	first = live_parse_opts(argc, argv, LIVE_OPTS_PID | LIVE_OPTS_PROFILE |
 				LIVE_OPTS_REPORT | LIVE_OPTS_DURATION, &o);
-	if (first == -2)
-		return CTL_EXIT_OK;
 	if (first < 0)
-		return CTL_EXIT_USAGE;
+		return live_parse_exit(first);
 	if (first < argc)
 		return ctl_usage_error(argv[0], "unexpected argument '%s'",
 				       argv[first]);
