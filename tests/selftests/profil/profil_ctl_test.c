@@ -309,14 +309,25 @@ static uid_t owner(const char *path)
 	return stat(path, &sb) ? (uid_t)-1 : sb.st_uid;
 }
 
-static int end_work(pid_t pid)
+/* SIGTERM @pid; true if that is what ended it (it ran on till then). */
+static bool end_work(pid_t pid)
 {
 	int st;
 
 	kill(pid, SIGTERM);
-	if (waitpid(pid, &st, 0) != pid)
-		return -1;
-	return st;
+	return waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) &&
+	       WTERMSIG(st) == SIGTERM;
+}
+
+/* Whether @addr of @pid is mapped: a word of it can be read. */
+static bool mapped_in(pid_t pid, uint64_t addr)
+{
+	uint16_t word;
+	struct iovec local = { &word, sizeof(word) };
+	struct iovec remote = { (void *)(uintptr_t)addr, sizeof(word) };
+
+	return process_vm_readv(pid, &local, 1, &remote, 1, 0) ==
+	       sizeof(word);
 }
 
 /* Both hot functions, in proportions near 3:1, make most of the profile. */
@@ -453,8 +464,6 @@ TEST_F(ctl, attach_for_a_duration)
 	const char *args[] = { "attach", "-p", pidstr, "--duration", "1",
 			       "--format=csv", NULL };
 	struct pnl_status st;
-	uint16_t word;
-	struct iovec local = { &word, sizeof(word) }, remote;
 
 	ASSERT_LT(0, pid);
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
@@ -465,13 +474,10 @@ TEST_F(ctl, attach_for_a_duration)
 	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
 	EXPECT_EQ(PROFIL_STATE_STOPPED, st.state);
 	EXPECT_EQ(PROFIL_STOP_REQUEST, st.reason);
-	remote = (struct iovec){ (void *)(uintptr_t)st.buf, sizeof(word) };
-	EXPECT_EQ(-1, process_vm_readv(pid, &local, 1, &remote, 1, 0));
+	EXPECT_FALSE(mapped_in(pid, st.buf));
 	/* It still runs: its nanosleep()s never failed. */
 	EXPECT_TRUE(burn(pid, 0.1));
-	st.state = end_work(pid);
-	EXPECT_TRUE(WIFSIGNALED(st.state));
-	EXPECT_EQ(SIGTERM, WTERMSIG(st.state));
+	EXPECT_TRUE(end_work(pid));
 }
 
 /* attach until the target exits by itself. */
@@ -541,8 +547,7 @@ TEST_F(ctl, start_status_show_stop)
 	EXPECT_EQ(1, exit_code(ctl(show, self->out, self->err)));
 	EXPECT_NE(NULL, strstr(self->err, "Bad address"));
 	EXPECT_TRUE(burn(pid, 0.1));
-	st.state = end_work(pid);
-	EXPECT_EQ(SIGTERM, WIFSIGNALED(st.state) ? WTERMSIG(st.state) : 0);
+	EXPECT_TRUE(end_work(pid));
 }
 
 /* A program's own profil() buffer: show reads it, stop leaves it. */
@@ -553,8 +558,6 @@ TEST_F(ctl, show_a_programs_own_buffer)
 	const char *show[] = { "show", pidstr, "--format=csv", NULL };
 	const char *stop[] = { "stop", pidstr, NULL };
 	struct pnl_status st;
-	uint16_t word;
-	struct iovec local = { &word, sizeof(word) }, remote;
 
 	ASSERT_LT(0, pid);
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
@@ -564,9 +567,7 @@ TEST_F(ctl, show_a_programs_own_buffer)
 	EXPECT_EQ(0, exit_code(ctl(stop, self->out, self->err)));
 	EXPECT_NE(NULL, strstr(self->out, "left alone"));
 	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
-	remote = (struct iovec){ (void *)(uintptr_t)st.buf, sizeof(word) };
-	EXPECT_EQ(sizeof(word), process_vm_readv(pid, &local, 1, &remote, 1,
-						 0));
+	EXPECT_TRUE(mapped_in(pid, st.buf));
 	end_work(pid);
 }
 
@@ -604,6 +605,7 @@ TEST_F(ctl, bad_options)
 		{ { "status", "-p", NULL }, "needs an argument" },
 		{ { "show", NULL }, "no PID given" },
 	};
+	char usage[64];
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -614,6 +616,50 @@ TEST_F(ctl, bad_options)
 		EXPECT_NE(NULL, strstr(self->err, cases[i].msg))
 			TH_LOG("case %zu: want \"%s\" in: %s", i, cases[i].msg,
 			       self->err);
+		snprintf(usage, sizeof(usage), "usage: profil-ctl %s ",
+			 cases[i].args[0]);
+		EXPECT_NE(NULL, strstr(self->err, usage))
+			TH_LOG("case %zu: no synopsis in: %s", i, self->err);
+	}
+}
+
+/* Each live command's help, two ways: its synopsis and options, exit 0. */
+TEST_F(ctl, help_lists_options)
+{
+	static const struct {
+		const char *cmd, *opts[2];
+	} cases[] = {
+		{ "run", { "-r, --rate=HZ", "--bin-bytes=N" } },
+		{ "attach", { "-d, --duration=SECS", "-p, --pid=PID" } },
+		{ "start", { "--system-ticks", "-r, --rate=HZ" } },
+		{ "stop", { "--keep", "-p, --pid=PID" } },
+		{ "status", { "--format=FMT", "-p, --pid=PID" } },
+		{ "show", { "-o, --output=FILE", "--lines" } },
+	};
+	char usage[64];
+	size_t i, k;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *help[] = { "help", cases[i].cmd, NULL };
+		const char *dash[] = { cases[i].cmd, "--help", NULL };
+		const char *const *ways[] = { help, dash };
+		size_t w;
+
+		snprintf(usage, sizeof(usage), "usage: profil-ctl %s ",
+			 cases[i].cmd);
+		for (w = 0; w < 2; w++) {
+			EXPECT_EQ(0, exit_code(ctl(ways[w], self->out,
+						   self->err)));
+			EXPECT_NE(NULL, strstr(self->out, usage))
+				TH_LOG("%s: %s", cases[i].cmd, self->out);
+			/* Braces: EXPECT_*() TH_LOG() is two statements. */
+			for (k = 0; k < 2; k++) {
+				EXPECT_NE(NULL, strstr(self->out,
+						       cases[i].opts[k]))
+					TH_LOG("no %s in: %s", cases[i].opts[k],
+					       self->out);
+			}
+		}
 	}
 }
 
@@ -680,8 +726,7 @@ TEST_F(ctl, attach_as_nobody)
 	EXPECT_EQ(PROFIL_STATE_STOPPED, st.state);
 	EXPECT_EQ(PROFIL_STOP_REQUEST, st.reason);
 	EXPECT_TRUE(burn(pid, 0.1));
-	st.state = end_work(pid);
-	EXPECT_EQ(SIGTERM, WIFSIGNALED(st.state) ? WTERMSIG(st.state) : 0);
+	EXPECT_TRUE(end_work(pid));
 }
 
 /* start, status, show, stop: the round trip as nobody on its process. */
@@ -722,8 +767,7 @@ TEST_F(ctl, start_status_show_stop_as_nobody)
 	EXPECT_EQ(PROFIL_STATE_STOPPED, st.state);
 	EXPECT_EQ(PROFIL_STOP_REQUEST, st.reason);
 	EXPECT_TRUE(burn(pid, 0.1));
-	st.state = end_work(pid);
-	EXPECT_EQ(SIGTERM, WIFSIGNALED(st.state) ? WTERMSIG(st.state) : 0);
+	EXPECT_TRUE(end_work(pid));
 	unlink(csv);
 	rmdir(dir);
 }
