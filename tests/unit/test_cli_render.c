@@ -290,21 +290,22 @@ static int fake_line(void *ctx, uint64_t addr, const char **file,
 	return -1;
 }
 
+static const struct render_syms line_syms = {
+	.funcs = funcs, .nfuncs = 3, .line = fake_line,
+};
+
 static void test_lines(void **state)
 {
 	/* b.c:10 = 1 + 2, b.c:11 = 4, gap 7, a.c:1 = 3 + 5. */
 	const uint64_t bins[16] = { 1, 2, 0, 4, 0, 0, 0, 0,
 				    7, 0, 0, 0, 3, 0, 5, 0 };
-	const struct render_syms s = {
-		.funcs = funcs, .nfuncs = 3, .line = fake_line,
-	};
 	struct render_opts o = { .view = RENDER_LINES };
 	struct hist h;
 	char *out;
 
 	(void)state;
 	make_hist(&h, bins, 100);
-	out = render_str(&h, &s, &o);
+	out = render_str(&h, &line_syms, &o);
 	assert_true(count_of(out, "a.c:1") == 8);
 	assert_true(count_of(out, "b.c:10") == 3);
 	assert_true(count_of(out, "b.c:11") == 4);
@@ -316,7 +317,7 @@ static void test_lines(void **state)
 	assert_non_null(strstr(out, "b.c:11 (alpha)"));
 	free(out);
 	o.sort = true;
-	out = render_str(&h, &s, &o);
+	out = render_str(&h, &line_syms, &o);
 	assert_true(row_of(out, "a.c:1") < row_of(out, "b.c:11"));
 	assert_true(row_of(out, "b.c:11") < row_of(out, "b.c:10"));
 	free(out);
@@ -329,23 +330,20 @@ static void test_lines_all(void **state)
 	/* b.c:10 = 1 + 2, a.c:1 = 3: nothing *unknown*. */
 	const uint64_t bins[16] = { 1, 2, 0, 0, 0, 0, 0, 0,
 				    0, 0, 0, 0, 3, 0, 0, 0 };
-	const struct render_syms s = {
-		.funcs = funcs, .nfuncs = 3, .line = fake_line,
-	};
 	struct render_opts o = { .view = RENDER_LINES };
 	struct hist h;
 	char *out;
 
 	(void)state;
 	make_hist(&h, bins, 100);
-	out = render_str(&h, &s, &o);
+	out = render_str(&h, &line_syms, &o);
 	assert_true(count_of(out, "b.c:10") == 3);
 	assert_true(count_of(out, "a.c:1") == 3);
 	assert_null(row_of(out, "b.c:11"));
 	assert_null(row_of(out, "*unknown*"));
 	free(out);
 	o.all = true;
-	out = render_str(&h, &s, &o);
+	out = render_str(&h, &line_syms, &o);
 	assert_true(count_of(out, "b.c:10") == 3);
 	assert_true(count_of(out, "b.c:11") == 0);
 	assert_true(count_of(out, "b.c:13") == 0);
