@@ -47,6 +47,9 @@ GUEST_KVER     = $(eval GUEST_KVER := $$(shell $(MAKE) -s -C $(DEBUG_KDIR) \
 		 kernelrelease 2>/dev/null))$(GUEST_KVER)
 TIMEOUT_SCALE ?= 4
 KMEMLEAK      ?= off
+# KASAN doubles kernel stacks and keeps 1/8 of memory as shadow: in 1G,
+# threads-max is too low for security_test's 4000 threads.
+MEM	      ?= 2G
 endif
 NEED_DEBUG_KERNEL = $(if $(filter debug,$(KFLAVOUR)),debug-kernel)
 
