@@ -37,7 +37,7 @@ timeout_of()
 	t=$(sed -n 's/^timeout=//p' "$OUT/ksft/settings" 2>/dev/null | tail -1)
 	echo $((${t:-45} * ${TIMEOUT_SCALE:-1}))
 }
-# The kselftests scale their own per-test timeouts by it too.
+# Programs built with PROFIL_HARNESS_MAIN scale their per-test timeouts.
 export PROFIL_TIMEOUT_SCALE=${TIMEOUT_SCALE:-1}
 
 KMEMLEAK=${KMEMLEAK:-}
