@@ -340,14 +340,6 @@ profil_session_params(struct profil_session *s)
 	return rcu_dereference_protected(s->params, lockdep_is_held(&s->mutex));
 }
 
-/**
- * profil_session_thread_add() - sample one more thread of the process
- * @s: an active session
- * @task: a thread of @s's process; adding it twice is harmless
- *
- * Context: process context, may sleep.
- * Return: 0, or a negative errno if the thread's event cannot be made.
- */
 static bool profil_session_has_thread(struct profil_session *s,
 				      struct task_struct *task)
 {
@@ -411,6 +403,14 @@ err_free:
 	return err;
 }
 
+/**
+ * profil_session_thread_add() - sample one more thread of the process
+ * @s: an active session
+ * @task: a thread of @s's process; adding it twice is harmless
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or a negative errno if the thread's event cannot be made.
+ */
 int profil_session_thread_add(struct profil_session *s,
 			      struct task_struct *task)
 {
