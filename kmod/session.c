@@ -17,6 +17,7 @@
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/pid.h>
+#include <linux/random.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
@@ -377,8 +378,14 @@ static int profil_session_thread_add_locked(struct profil_session *s,
 	init_task_work(&t->refill_work, profil_attach_refill);
 	kref_init(&t->ref);
 
+	/*
+	 * The first sampling point falls anywhere in the first period: a
+	 * thread shorter than a period is then sampled in proportion to its
+	 * CPU time, not never.
+	 */
 	rate = profil_session_params(s)->rate;
-	t->next_sample = task->se.sum_exec_runtime + NSEC_PER_SEC / rate;
+	t->next_sample = task->se.sum_exec_runtime + 1 +
+			 get_random_u32_below(NSEC_PER_SEC / rate);
 	if (!profil_rides_tick(rate)) {
 		t->event = profil_sampler_create(t, rate);
 		if (IS_ERR(t->event)) {

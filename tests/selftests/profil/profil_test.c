@@ -730,6 +730,52 @@ TEST(start_while_threads_clone)
 	pnl_close(&nl);
 }
 
+/*
+ * Threads shorter than a sampling period are sampled in proportion to
+ * their CPU time: a relay of 4 ms threads on the 100 Hz tick clock, where
+ * each thread's first sampling point would otherwise lie past its end.
+ */
+TEST(short_threads_sampled)
+{
+	const struct spin_bins g = spin_bins();
+	struct relay relay = { .spin = spin_a, .secs = 0.004 };
+	struct pnl_start req;
+	uint64_t mark, sum = 0;
+	double cpu;
+	uint16_t *buf;
+	pthread_t first;
+	struct pnl nl;
+	size_t b;
+
+	ASSERT_EQ(0, pnl_open(&nl));
+	ASSERT_LT(g.nbins, 1 << 20);
+	buf = calloc(g.nbins, 2);
+	ASSERT_NE(NULL, buf);
+	req = (struct pnl_start) {
+		.buf = (uintptr_t)buf, .bufsiz = g.nbins * 2, .offset = g.lo,
+		.scale = 0x10000, .rate = RATE_TICK,
+	};
+	ASSERT_EQ(0, pnl_start(&nl, &req));
+	mark = relay_cpu_ns(&relay);
+	ASSERT_EQ(0, pthread_create(&first, NULL, relay_link, &relay));
+	pthread_detach(first);
+	while (relay_cpu_ns(&relay) - mark < 1000000000)
+		usleep(10000);
+	relay.stop = 1;
+	while (!relay.done)
+		usleep(1000);
+	ASSERT_EQ(0, pnl_stop(&nl, 0));
+	cpu = (relay_cpu_ns(&relay) - mark) / 1e9;
+	for (b = g.a0; b < g.a1; b++)
+		sum += buf[b];
+	/* Without a random first point: about none. */
+	EXPECT_GT(sum, cpu * RATE_TICK * 0.3)
+		TH_LOG("%llu samples for %.3f s of 4 ms threads",
+		       (unsigned long long)sum, cpu);
+	free(buf);
+	pnl_close(&nl);
+}
+
 #define EXEC_ADDR	((void *)0x5e0000000000UL)
 #define EXEC_SIZE	(1 << 16)
 
