@@ -205,7 +205,7 @@ check-debug:
 # The sample program the demo profiles: libprofil's complete example.
 DEMO_BIN := $(BUILD)/demo/demo
 
-$(DEMO_BIN): libprofil/examples/demo.c lib
+$(DEMO_BIN): libprofil/examples/demo.c libprofil/examples/workload.h lib
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude/uapi \
 		-Ilibprofil $< libprofil/libprofil.a -lmnl -o $@
@@ -213,9 +213,10 @@ $(DEMO_BIN): libprofil/examples/demo.c lib
 # The unmodified program the demo runs under profil-ctl.
 BUSY_BIN := $(BUILD)/demo/busy
 
-$(BUSY_BIN): cli/examples/busy.c
+$(BUSY_BIN): cli/examples/busy.c libprofil/examples/workload.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror $< -o $@
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Ilibprofil/examples \
+		$< -o $@
 
 demo: deps
 	@$(MAKE) all

@@ -5,7 +5,7 @@
  * gmon.out that GNU gprof reads, with the kernel's own accounting of the
  * ticks next to it.
  *
- *   cc -O2 demo.c $(pkg-config --cflags --libs libprofil) -o demo
+ *   cc -O2 -g demo.c $(pkg-config --cflags --libs libprofil) -o demo
  *   PROFIL_HZ=1000 ./demo && gprof -b -p demo gmon.out
  */
 #include <stdint.h>
@@ -15,21 +15,9 @@
 
 #include <profil.h>
 
+#include "workload.h"
+
 extern char __executable_start[], etext[];
-
-static volatile unsigned long sink;
-
-/* Distinct constants keep the compiler from folding them into one. */
-#define DEFINE_WORK(name, k)					\
-__attribute__((noinline)) static void name(unsigned long n)	\
-{								\
-	for (unsigned long i = 0; i < n; i++)			\
-		sink += i * (k);				\
-}
-
-DEFINE_WORK(hot, 3)
-DEFINE_WORK(warm, 5)
-DEFINE_WORK(cool, 7)
 
 int main(int argc, char **argv)
 {
@@ -39,12 +27,7 @@ int main(int argc, char **argv)
 
 	/* Kernel ticks into a histogram of the program's text. */
 	monstartup((unsigned long)__executable_start, (unsigned long)etext);
-	/* In rounds: a stall of the machine falls on all three alike. */
-	for (int round = 0; round < 5; round++) {
-		hot(n);
-		warm(3 * n / 5);
-		cool(2 * n / 5);
-	}
+	workload_run(n);
 
 	/* What the kernel counted, before _mcleanup() stops it. */
 	h = profil_handle_open();
