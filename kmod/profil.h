@@ -54,6 +54,7 @@ struct profil_stats {
 	atomic64_t pending;
 	atomic64_t discarded;
 	atomic64_t faulted;
+	atomic64_t missed;
 };
 
 /* Writes that could not be done in the tick, finished on return to user. */
@@ -79,7 +80,11 @@ struct profil_pending {
  * @work_queued: @twork is queued on @task (set in the tick, cleared by it)
  * @twork: runs profil_deferred_write() on the thread's return to user mode
  * @next_sample: the thread's CPU time at which the scheduler-tick clock
- *	samples next; only touched from the thread's own tick
+ *	samples next
+ * @event_next: the task-clock count of @event at which the timer clock's
+ *	next overflow is due
+ * @clock_generation: the &profil_params.generation @next_sample and
+ *	@event_next were set for; a restart makes them stale
  * @tnode: entry in the thread table, for the scheduler-tick clock
  * @spare: what the next clone of @task hands its child, so that the fork
  *	probe never allocates; taken with xchg() there, refilled by
@@ -100,7 +105,10 @@ struct profil_thread {
 	unsigned int nr_pending;
 	bool work_queued;
 	struct callback_head twork;
+	/* Only touched from the thread's own tick: hard irq on its CPU. */
 	u64 next_sample;
+	u64 event_next;
+	u32 clock_generation;
 	struct hlist_node tnode;
 	struct profil_attach *spare;
 	struct callback_head refill_work;

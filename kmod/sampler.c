@@ -16,6 +16,7 @@
  * profiling off.
  */
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
@@ -181,6 +182,42 @@ static const struct profil_params *profil_sampling(struct profil_thread *t)
 	return rcu_dereference_sched(s->params);
 }
 
+/*
+ * Whether @t's clock state was set for the parameters @p, making them
+ * current if not: the first tick after a restart or a change of clock
+ * only resynchronises, it cannot tell a missed period from the change.
+ */
+static bool profil_clock_current(struct profil_thread *t,
+				 const struct profil_params *p)
+{
+	if (t->clock_generation == p->generation)
+		return true;
+	t->clock_generation = p->generation;
+	return false;
+}
+
+/*
+ * The timer clock's missed periods. The event's hrtimer keeps a grid in
+ * the thread's CPU time (perf saves the remainder of the period at
+ * sched-out and restarts with it), and when it fires late it moves to the
+ * next point of the grid after now: every whole period between the point
+ * that was due, @t->event_next, and @now was skipped. An overflow before
+ * the point due means the grid moved (a restart, a new period): re-anchor.
+ */
+static void profil_event_missed(struct profil_thread *t,
+				const struct profil_params *p, u64 now)
+{
+	u64 period = NSEC_PER_SEC / p->rate, late;
+
+	if (!profil_clock_current(t, p) || now < t->event_next) {
+		t->event_next = now + period;
+		return;
+	}
+	late = div64_u64(now - t->event_next, period);
+	atomic64_add(late, &t->session->stats.missed);
+	t->event_next += (late + 1) * period;
+}
+
 /* Clock one, above HZ: the overflow handler of the thread's task-clock. */
 static void profil_tick_event(struct perf_event *event,
 			      struct perf_sample_data *data,
@@ -189,8 +226,11 @@ static void profil_tick_event(struct perf_event *event,
 	struct profil_thread *t = event->overflow_handler_context;
 	const struct profil_params *p = profil_sampling(t);
 
-	if (p && !profil_rides_tick(p->rate))
-		profil_sample(t, p, regs);
+	if (!p || profil_rides_tick(p->rate))
+		return;
+	/* perf_swevent_hrtimer() has just brought the count up to now. */
+	profil_event_missed(t, p, local64_read(&event->count));
+	profil_sample(t, p, regs);
 }
 
 /**
@@ -213,7 +253,7 @@ void profil_tick_runtime(void *data, struct task_struct *task, u64 runtime,
 	const struct profil_params *p;
 	struct profil_thread *t;
 	struct pt_regs *regs;
-	u64 now, period;
+	u64 now, period, late;
 
 	if (task != current || !in_hardirq())
 		return;
@@ -227,11 +267,22 @@ void profil_tick_runtime(void *data, struct task_struct *task, u64 runtime,
 	if (now < t->next_sample)
 		return;
 	period = NSEC_PER_SEC / p->rate;
-	/* Far behind after a stall or a change of clock: restart the beat. */
-	if (now - t->next_sample >= period)
+	late = now - t->next_sample;
+	/*
+	 * A period or more behind: the tick came late (a starved vCPU, a
+	 * long irqs-off section), or the thread comes from the other clock.
+	 * One sample stands for the point that was due; the whole periods
+	 * after it were missed. Restart the beat from now.
+	 */
+	if (late >= period) {
+		if (profil_clock_current(t, p))
+			atomic64_add(div64_u64(late, period),
+				     &t->session->stats.missed);
 		t->next_sample = now + period;
-	else
+	} else {
+		profil_clock_current(t, p);
 		t->next_sample += period;
+	}
 	profil_sample(t, p, regs);
 }
 

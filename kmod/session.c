@@ -386,6 +386,9 @@ static int profil_session_thread_add_locked(struct profil_session *s,
 	rate = profil_session_params(s)->rate;
 	t->next_sample = task->se.sum_exec_runtime + 1 +
 			 get_random_u32_below(NSEC_PER_SEC / rate);
+	/* A new event counts from 0 and first overflows a period later. */
+	t->event_next = NSEC_PER_SEC / rate;
+	t->clock_generation = profil_session_params(s)->generation;
 	if (!profil_rides_tick(rate)) {
 		t->event = profil_sampler_create(t, rate);
 		if (IS_ERR(t->event)) {
@@ -948,6 +951,7 @@ void profil_session_stats(struct profil_session *s, u64 *out)
 	out[PROFIL_STAT_PENDING] = atomic64_read(&st->pending);
 	out[PROFIL_STAT_DISCARDED] = atomic64_read(&st->discarded);
 	out[PROFIL_STAT_FAULTED] = atomic64_read(&st->faulted);
+	out[PROFIL_STAT_MISSED] = atomic64_read(&st->missed);
 }
 
 /**

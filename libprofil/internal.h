@@ -55,8 +55,12 @@ typedef int (*pf_nl_cb)(const struct nlmsghdr *nlh, void *data);
 int pf_nl_talk(struct pf_nl *nl, struct nlmsghdr *nlh, pf_nl_cb cb,
 	       void *data);
 
-/* Parses a GET reply or STOPPED event of the profil family. */
-int pf_nl_parse_status(const struct nlmsghdr *nlh, struct profil_status *st);
+/*
+ * Parses a GET reply or STOPPED event of the profil family; with @stats,
+ * also every counter by enum profil_stat into its first @n slots.
+ */
+int pf_nl_parse_status(const struct nlmsghdr *nlh, struct profil_status *st,
+		       uint64_t *stats, size_t n);
 
 /* Builds the attributes of a START request from @p. */
 void pf_nl_put_params(struct nlmsghdr *nlh, const struct profil_params *p);

@@ -378,45 +378,22 @@ static int pf_status_attr_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
+/* The counters by enum profil_stat, up to the caller's array length. */
+struct pf_stats {
+	uint64_t *v;
+	size_t n;
+};
+
 static int pf_stats_attr_cb(const struct nlattr *attr, void *data)
 {
-	struct profil_stats *s = data;
-	uint64_t *slot;
+	const struct pf_stats *s = data;
+	unsigned int type = mnl_attr_get_type(attr);
 
-	switch (mnl_attr_get_type(attr)) {
-	case PROFIL_STAT_TICKS:
-		slot = &s->ticks;
-		break;
-	case PROFIL_STAT_IN_RANGE:
-		slot = &s->in_range;
-		break;
-	case PROFIL_STAT_OUT_OF_RANGE:
-		slot = &s->out_of_range;
-		break;
-	case PROFIL_STAT_SYSTEM_DROPPED:
-		slot = &s->system_dropped;
-		break;
-	case PROFIL_STAT_SYSTEM_CHARGED:
-		slot = &s->system_charged;
-		break;
-	case PROFIL_STAT_DEFERRED:
-		slot = &s->deferred;
-		break;
-	case PROFIL_STAT_PENDING:
-		slot = &s->pending;
-		break;
-	case PROFIL_STAT_DISCARDED:
-		slot = &s->discarded;
-		break;
-	case PROFIL_STAT_FAULTED:
-		slot = &s->faulted;
-		break;
-	default:
-		return MNL_CB_OK;	/* PAD or newer: skip */
-	}
+	if (type <= PROFIL_STAT_PAD || type >= s->n)
+		return MNL_CB_OK;	/* PAD, or newer than the caller: skip */
 	if (mnl_attr_validate(attr, MNL_TYPE_U64) < 0)
 		return MNL_CB_ERROR;
-	*slot = mnl_attr_get_u64(attr);
+	s->v[type] = mnl_attr_get_u64(attr);
 	return MNL_CB_OK;
 }
 
@@ -430,9 +407,12 @@ static uint32_t pf_u32(const struct nlattr *a)
 	return a ? mnl_attr_get_u32(a) : 0;
 }
 
-int pf_nl_parse_status(const struct nlmsghdr *nlh, struct profil_status *st)
+int pf_nl_parse_status(const struct nlmsghdr *nlh, struct profil_status *st,
+		       uint64_t *stats, size_t n)
 {
 	const struct nlattr *tb[PROFIL_ATTR_MAX + 1] = {};
+	uint64_t v[PROFIL_STAT_MAX + 1] = { 0 };
+	struct pf_stats all = { v, PROFIL_STAT_MAX + 1 };
 
 	memset(st, 0, sizeof(*st));
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(struct genlmsghdr) ||
@@ -451,8 +431,24 @@ int pf_nl_parse_status(const struct nlmsghdr *nlh, struct profil_status *st)
 	st->fault_addr = pf_u64(tb[PROFIL_ATTR_FAULT_ADDR]);
 	if (tb[PROFIL_ATTR_STATS] &&
 	    mnl_attr_parse_nested(tb[PROFIL_ATTR_STATS], pf_stats_attr_cb,
-				  &st->stats) < 0)
+				  &all) < 0)
 		goto err;
+	st->stats = (struct profil_stats) {
+		.ticks = v[PROFIL_STAT_TICKS],
+		.in_range = v[PROFIL_STAT_IN_RANGE],
+		.out_of_range = v[PROFIL_STAT_OUT_OF_RANGE],
+		.system_dropped = v[PROFIL_STAT_SYSTEM_DROPPED],
+		.system_charged = v[PROFIL_STAT_SYSTEM_CHARGED],
+		.deferred = v[PROFIL_STAT_DEFERRED],
+		.pending = v[PROFIL_STAT_PENDING],
+		.discarded = v[PROFIL_STAT_DISCARDED],
+		.faulted = v[PROFIL_STAT_FAULTED],
+	};
+	if (stats) {
+		memset(stats, 0, n * sizeof(*stats));
+		memcpy(stats, v, (n < PROFIL_STAT_MAX + 1 ? n :
+				  PROFIL_STAT_MAX + 1) * sizeof(*stats));
+	}
 	return 0;
 err:
 	pf_err_set(EPROTO, NULL);

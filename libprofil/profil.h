@@ -165,6 +165,25 @@ int profil_session_get(struct profil_handle *h, pid_t pid,
 		       struct profil_status *st);
 
 /**
+ * profil_session_get_stats() - every counter of the session of @pid
+ * @h: the handle
+ * @pid: the process; 0 is the caller's own
+ * @stats: filled by enum profil_stat of <linux/profil.h>: @stats[i] is
+ *	counter i; slots the kernel did not send (PAD, UNSPEC, counters
+ *	older kernels lack) are 0
+ * @n: the length of @stats; PROFIL_STAT_MAX + 1 takes every counter this
+ *	header knows, counters past @n are skipped
+ *
+ * Extensible where struct profil_stats is not: new counters (such as
+ * PROFIL_STAT_MISSED, since PROFIL_1.1) come only through here.
+ *
+ * Return: 0, or -1 with errno set as profil_session_get(), or EINVAL for
+ * a NULL @stats with a non-zero @n.
+ */
+int profil_session_get_stats(struct profil_handle *h, pid_t pid,
+			     uint64_t *stats, size_t n);
+
+/**
  * typedef profil_session_cb - called once per session by
  * profil_session_dump(); return 0 to continue, non-zero to stop the walk
  * (the value is then returned by profil_session_dump()).

@@ -99,6 +99,8 @@ PROFIL_EXPORT int profil_session_stop(struct profil_handle *h, pid_t pid)
 
 struct pf_get {
 	struct profil_status *st;
+	uint64_t *stats;
+	size_t n;
 	bool found;
 };
 
@@ -106,17 +108,32 @@ static int pf_get_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct pf_get *g = data;
 
-	if (pf_nl_parse_status(nlh, g->st) < 0)
+	if (pf_nl_parse_status(nlh, g->st, g->stats, g->n) < 0)
 		return MNL_CB_ERROR;
 	g->found = true;
 	return MNL_CB_OK;
+}
+
+static int pf_session_get(struct profil_handle *h, pid_t pid,
+			  struct pf_get *g)
+{
+	struct nlmsghdr *nlh;
+	nlh = pf_nl_request(&h->nl, PROFIL_CMD_GET, NLM_F_ACK);
+	if (pid)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, (uint32_t)pid);
+	if (pf_nl_talk(&h->nl, nlh, pf_get_cb, g) < 0)
+		return -1;
+	if (!g->found) {
+		pf_err_set(EPROTO, NULL);	/* an ACK without a reply */
+		return -1;
+	}
+	return 0;
 }
 
 PROFIL_EXPORT int profil_session_get(struct profil_handle *h, pid_t pid,
 				     struct profil_status *st)
 {
 	struct pf_get g = { .st = st };
-	struct nlmsghdr *nlh;
 
 	if (pf_check_handle(h) < 0)
 		return -1;
@@ -124,16 +141,22 @@ PROFIL_EXPORT int profil_session_get(struct profil_handle *h, pid_t pid,
 		pf_err_set(EINVAL, NULL);
 		return -1;
 	}
-	nlh = pf_nl_request(&h->nl, PROFIL_CMD_GET, NLM_F_ACK);
-	if (pid)
-		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, (uint32_t)pid);
-	if (pf_nl_talk(&h->nl, nlh, pf_get_cb, &g) < 0)
+	return pf_session_get(h, pid, &g);
+}
+
+PROFIL_EXPORT int profil_session_get_stats(struct profil_handle *h, pid_t pid,
+					   uint64_t *stats, size_t n)
+{
+	struct profil_status st;
+	struct pf_get g = { .st = &st, .stats = stats, .n = n };
+
+	if (pf_check_handle(h) < 0)
 		return -1;
-	if (!g.found) {
-		pf_err_set(EPROTO, NULL);	/* an ACK without a reply */
+	if (!stats && n) {
+		pf_err_set(EINVAL, NULL);
 		return -1;
 	}
-	return 0;
+	return pf_session_get(h, pid, &g);
 }
 
 struct pf_dump {
@@ -149,7 +172,7 @@ static int pf_dump_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (d->stopped)
 		return MNL_CB_OK;	/* drain the rest of the dump */
-	if (pf_nl_parse_status(nlh, &st) < 0)
+	if (pf_nl_parse_status(nlh, &st, NULL, 0) < 0)
 		return MNL_CB_ERROR;
 	d->stopped = d->cb(&st, d->data);
 	return MNL_CB_OK;
@@ -237,7 +260,7 @@ static int pf_event_cb(const struct nlmsghdr *nlh, void *data)
 	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl) ||
 	    genl->cmd != PROFIL_CMD_STOPPED)
 		return MNL_CB_OK;	/* not a stop event: skip */
-	if (pf_nl_parse_status(nlh, e->st) < 0)
+	if (pf_nl_parse_status(nlh, e->st, NULL, 0) < 0)
 		return MNL_CB_ERROR;
 	e->found = true;
 	return MNL_CB_OK;

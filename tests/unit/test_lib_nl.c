@@ -395,6 +395,60 @@ static void test_session_get_skips_unknown(void **state)
 	profil_handle_close(h);
 }
 
+/* Counters by index, bounded by the caller's array; newer ones skipped. */
+static struct nlmsghdr *stats_reply(void)
+{
+	struct nlmsghdr *nlh = mock_msg_genl(MOCK_FAMILY_ID, 0, PROFIL_CMD_GET);
+	struct nlattr *nest;
+
+	mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, 5);
+	nest = mnl_attr_nest_start(nlh, PROFIL_ATTR_STATS);
+	mnl_attr_put_u64(nlh, PROFIL_STAT_PAD, 1);
+	mnl_attr_put_u64(nlh, PROFIL_STAT_TICKS, 11);
+	mnl_attr_put_u64(nlh, PROFIL_STAT_FAULTED, 9);
+	mnl_attr_put_u64(nlh, PROFIL_STAT_MISSED, 3);
+	mnl_attr_put_u64(nlh, PROFIL_STAT_MAX + 3, 77);	/* newer kernel */
+	mnl_attr_nest_end(nlh, nest);
+	return nlh;
+}
+
+static void test_session_get_stats(void **state)
+{
+	struct profil_handle *h = open_handle(NULL);
+	uint64_t all[PROFIL_STAT_MAX + 1], few[PROFIL_STAT_MISSED + 1];
+	size_t i;
+
+	(void)state;
+	mock_expect_request(PROFIL_CMD_GET, NLM_F_ACK, NULL);
+	mock_queue(stats_reply(), false);
+	mock_queue_ack();
+	memset(all, 0xff, sizeof(all));
+	assert_int_equal(profil_session_get_stats(h, 0, all,
+						  PROFIL_STAT_MAX + 1), 0);
+	for (i = 0; i <= PROFIL_STAT_MAX; i++) {
+		uint64_t want = i == PROFIL_STAT_TICKS ? 11 :
+				i == PROFIL_STAT_FAULTED ? 9 :
+				i == PROFIL_STAT_MISSED ? 3 : 0;
+
+		assert_int_equal(all[i], want);
+	}
+
+	/* A shorter array: MISSED and beyond are not written. */
+	mock_expect_request(PROFIL_CMD_GET, NLM_F_ACK, NULL);
+	mock_queue(stats_reply(), false);
+	mock_queue_ack();
+	memset(few, 0xee, sizeof(few));
+	assert_int_equal(profil_session_get_stats(h, 0, few,
+						  PROFIL_STAT_MISSED), 0);
+	assert_int_equal(few[PROFIL_STAT_TICKS], 11);
+	assert_int_equal(few[PROFIL_STAT_FAULTED], 9);
+	assert_int_equal(few[PROFIL_STAT_MISSED], 0xeeeeeeeeeeeeeeeeULL);
+
+	assert_int_equal(profil_session_get_stats(h, 0, NULL, 2), -1);
+	assert_int_equal(errno, EINVAL);
+	profil_handle_close(h);
+}
+
 static void test_session_get_malformed(void **state)
 {
 	struct profil_handle *h = open_handle(NULL);
@@ -563,6 +617,7 @@ int main(void)
 		cmocka_unit_test_setup(test_session_stop, setup),
 		cmocka_unit_test_setup(test_session_get, setup),
 		cmocka_unit_test_setup(test_session_get_skips_unknown, setup),
+		cmocka_unit_test_setup(test_session_get_stats, setup),
 		cmocka_unit_test_setup(test_session_get_malformed, setup),
 		cmocka_unit_test_setup(test_session_get_not_profiled, setup),
 		cmocka_unit_test_setup(test_session_dump, setup),

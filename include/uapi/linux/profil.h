@@ -143,6 +143,11 @@ enum profil_attr {
  * @PROFIL_STAT_DISCARDED: deferred ticks dropped because profiling stopped
  *	or was restarted before they could be written.
  * @PROFIL_STAT_FAULTED: ticks whose write failed and turned profiling off.
+ * @PROFIL_STAT_MISSED: sampling periods of CPU time that passed without a
+ *	tick because the clock came late by a period or more (a delayed
+ *	timer or scheduler tick: a starved virtual CPU, a long section with
+ *	interrupts off). Not part of TICKS: TICKS + MISSED is the threads'
+ *	CPU time while profiled, in periods.
  */
 enum profil_stat {
 	PROFIL_STAT_UNSPEC,
@@ -156,6 +161,7 @@ enum profil_stat {
 	PROFIL_STAT_PENDING,
 	PROFIL_STAT_DISCARDED,
 	PROFIL_STAT_FAULTED,
+	PROFIL_STAT_MISSED,
 
 	__PROFIL_STAT_MAX,
 	PROFIL_STAT_MAX = __PROFIL_STAT_MAX - 1

@@ -122,16 +122,9 @@ static inline int pnl_get(struct pnl *nl, uint32_t pid, struct pnl_status *st)
 	st->state = ps.state;
 	st->reason = ps.reason;
 	st->fault_addr = ps.fault_addr;
-	st->stats[PROFIL_STAT_TICKS] = ps.stats.ticks;
-	st->stats[PROFIL_STAT_IN_RANGE] = ps.stats.in_range;
-	st->stats[PROFIL_STAT_OUT_OF_RANGE] = ps.stats.out_of_range;
-	st->stats[PROFIL_STAT_SYSTEM_DROPPED] = ps.stats.system_dropped;
-	st->stats[PROFIL_STAT_SYSTEM_CHARGED] = ps.stats.system_charged;
-	st->stats[PROFIL_STAT_DEFERRED] = ps.stats.deferred;
-	st->stats[PROFIL_STAT_PENDING] = ps.stats.pending;
-	st->stats[PROFIL_STAT_DISCARDED] = ps.stats.discarded;
-	st->stats[PROFIL_STAT_FAULTED] = ps.stats.faulted;
-	return 0;
+	/* One snapshot of every counter, PROFIL_STAT_MISSED included. */
+	return pnl_result(nl, profil_session_get_stats(nl->h, pid, st->stats,
+						       PROFIL_STAT_MAX + 1));
 }
 
 #endif /* PROFIL_SELFTEST_LIB_H */

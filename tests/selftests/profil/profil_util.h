@@ -37,4 +37,14 @@ static inline uint64_t pnl_accounted(const struct pnl_status *st)
 	       st->stats[PROFIL_STAT_FAULTED];
 }
 
+/*
+ * The sampling periods the clock has accounted for: those it took a tick
+ * in and those it came too late for. Over a stretch of CPU time this is
+ * the CPU time in periods, whatever a starved vCPU did to the timers.
+ */
+static inline uint64_t pnl_periods(const struct pnl_status *st)
+{
+	return st->stats[PROFIL_STAT_TICKS] + st->stats[PROFIL_STAT_MISSED];
+}
+
 #endif /* PROFIL_SELFTEST_UTIL_H */
