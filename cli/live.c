@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,16 +136,28 @@ static int live_read_counts(const char *op, pid_t pid, uint64_t buf,
 	return 0;
 }
 
+int live_session_get(struct profil_handle *h, pid_t pid,
+		     struct profil_status *st, uint64_t *missed)
+{
+	uint64_t stats[PROFIL_STAT_MAX + 1];
+
+	if (profil_session_get(h, pid, st) < 0 ||
+	    profil_session_get_stats(h, pid, stats, PROFIL_STAT_MAX + 1) < 0)
+		return -1;
+	*missed = stats[PROFIL_STAT_MISSED];
+	return 0;
+}
+
 int live_collect(const char *op, struct profil_handle *h,
 		 const struct live_buf *b, struct hist *hist,
-		 struct profil_status *st)
+		 struct profil_status *st, uint64_t *missed)
 {
 	uint64_t buf = b->map_addr + live_page_size();
 	uint16_t *counts;
 	int ret;
 
 	if (profil_session_stop(h, b->pid) < 0 ||
-	    profil_session_get(h, b->pid, st) < 0) {
+	    live_session_get(h, b->pid, st, missed) < 0) {
 		ctl_perror_lib(op);
 		return -1;
 	}
@@ -219,8 +232,26 @@ int live_snapshot(const char *op, const struct profil_status *st,
 	return 0;
 }
 
+/*
+ * The kernel's accounting in one line on standard error: what the
+ * samples stand for, and what they do not (periods the clock missed,
+ * ticks outside the range or in the kernel).
+ */
+static void live_summary(const char *op, const struct profil_status *st,
+			 uint64_t missed)
+{
+	const struct profil_stats *s = &st->stats;
+
+	fprintf(stderr, "profil-ctl %s: process %d: %" PRIu64 " ticks at %u Hz"
+		" (%" PRIu64 " periods missed: the clock came late), %" PRIu64
+		" in the profiled range, %" PRIu64 " outside it, %" PRIu64
+		" in the kernel\n", op, (int)st->pid, s->ticks, st->rate,
+		missed, s->in_range, s->out_of_range, s->system_dropped);
+}
+
 int live_report(const char *op, const struct hist *hist,
-		const struct profil_status *st, const struct live_opts *o)
+		const struct profil_status *st, uint64_t missed,
+		const struct live_opts *o)
 {
 	struct report_opts ro = o->report;
 	struct render_ticks ticks;
@@ -228,6 +259,7 @@ int live_report(const char *op, const struct hist *hist,
 	int ret;
 
 	if (st) {
+		live_summary(op, st, missed);
 		ticks = (struct render_ticks){
 			.ticks = st->stats.ticks,
 			.out_of_range = st->stats.out_of_range,

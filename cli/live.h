@@ -126,7 +126,16 @@ void live_buf_free(struct live_buf *b);
  */
 int live_collect(const char *op, struct profil_handle *h,
 		 const struct live_buf *b, struct hist *hist,
-		 struct profil_status *st);
+		 struct profil_status *st, uint64_t *missed);
+
+/**
+ * live_session_get() - @pid's session: its status into @st and its
+ * PROFIL_STAT_MISSED into *@missed (periods the clock came too late for,
+ * which struct profil_stats does not hold)
+ * Return: 0, or -1 with errno and the library's message set.
+ */
+int live_session_get(struct profil_handle *h, pid_t pid,
+		     struct profil_status *st, uint64_t *missed);
 
 /**
  * live_snapshot() - @hist from the buffer a session @st describes, read
@@ -138,11 +147,13 @@ int live_snapshot(const char *op, const struct profil_status *st,
 
 /**
  * live_report() - show @hist as @o->report says, with the session's
- * tick accounting @st (NULL if unknown)
+ * tick accounting @st and @missed (@st NULL if unknown); the accounting
+ * also goes to standard error in one line, as perf record's summary does
  * Return: CTL_EXIT_OK or CTL_EXIT_FAIL.
  */
 int live_report(const char *op, const struct hist *hist,
-		const struct profil_status *st, const struct live_opts *o);
+		const struct profil_status *st, uint64_t missed,
+		const struct live_opts *o);
 
 /**
  * live_parse_pid() - a PID argument: a positive decimal number

@@ -94,15 +94,16 @@ static int ctl_grab(const char *op, pid_t pid, struct tracer_stop *s)
  * its own. Return: 0, or -1 after printing why.
  */
 static int ctl_session_get(const char *op, pid_t pid, bool stop,
-			   struct profil_status *st)
+			   struct profil_status *st, uint64_t *missed)
 {
 	struct profil_handle *h = live_open(op);
+	uint64_t unused;
 	int ret = 0;
 
 	if (!h)
 		return -1;
 	if ((stop && profil_session_stop(h, pid) < 0) ||
-	    profil_session_get(h, pid, st) < 0) {
+	    live_session_get(h, pid, st, missed ? missed : &unused) < 0) {
 		ctl_perror_lib(op);
 		ret = -1;
 	}
@@ -208,7 +209,7 @@ int cmd_stop(int argc, char **argv)
 	err = ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_KEEP, &o);
 	if (err < 0)
 		return live_parse_exit(err);
-	if (ctl_session_get(argv[0], o.pid, true, &st))
+	if (ctl_session_get(argv[0], o.pid, true, &st, NULL))
 		return CTL_EXIT_FAIL;
 	if (!ctl_our_mapping(&st, &addr, &len))
 		what = "the buffer is not one profil-ctl mapped: left alone";
@@ -300,7 +301,7 @@ int cmd_status(int argc, char **argv)
 		return live_parse_exit(err);
 	w.json = o.json;
 	/* One session, or a handle to dump them all. */
-	if (o.pid && ctl_session_get(argv[0], o.pid, false, &st))
+	if (o.pid && ctl_session_get(argv[0], o.pid, false, &st, NULL))
 		return CTL_EXIT_FAIL;
 	if (!o.pid && !(h = live_open(argv[0])))
 		return CTL_EXIT_FAIL;
@@ -327,18 +328,19 @@ int cmd_show(int argc, char **argv)
 	struct profil_status st;
 	struct hist hist = { .rate = 0 };
 	struct live_opts o;
+	uint64_t missed;
 	int ret;
 
 	ret = ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_REPORT, &o);
 	if (ret < 0)
 		return live_parse_exit(ret);
-	if (ctl_session_get(argv[0], o.pid, false, &st))
+	if (ctl_session_get(argv[0], o.pid, false, &st, &missed))
 		return CTL_EXIT_FAIL;
 	if (live_snapshot(argv[0], &st, &hist) < 0) {
 		hist_free(&hist);
 		return CTL_EXIT_FAIL;
 	}
-	ret = live_report(argv[0], &hist, &st, &o);
+	ret = live_report(argv[0], &hist, &st, missed, &o);
 	hist_free(&hist);
 	return ret;
 }

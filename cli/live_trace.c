@@ -70,6 +70,7 @@ struct trace {
 	int wstatus;
 	struct hist hist;
 	struct profil_status st;
+	uint64_t missed;
 	struct inject_result res;
 };
 
@@ -77,7 +78,8 @@ static void trace_collect(struct trace *t)
 {
 	if (!t->have_buf || t->collected)
 		return;
-	if (live_collect(t->op, t->h, &t->buf, &t->hist, &t->st) < 0)
+	if (live_collect(t->op, t->h, &t->buf, &t->hist, &t->st,
+			 &t->missed) < 0)
 		t->failed = true;
 	else
 		t->collected = true;
@@ -288,7 +290,8 @@ static int trace_loop(struct trace *t, int sfd, int tfd)
 static int trace_result(struct trace *t)
 {
 	if (t->collected)
-		return live_report(t->op, &t->hist, &t->st, t->o);
+		return live_report(t->op, &t->hist, &t->st, t->missed,
+				   t->o);
 	if (!t->failed && (t->attach || t->execed))
 		ctl_errorf(t->op, "process %d ended before its profile could "
 			   "be read: no profile", (int)t->pid);
