@@ -24,13 +24,63 @@ struct symtab {
 	unsigned int ptr_size;
 	struct sym_func *funcs;
 	size_t nfuncs;
+	char **misses;		/* debuginfo lookups that found nothing */
+	size_t nmisses;
 };
+
+/*
+ * libdwfl looks for a module's separate debuginfo (build-id, debuglink,
+ * then debuginfod when DEBUGINFOD_URLS is set) once for its symbol table
+ * and again for its DWARF when the first look found nothing: it caches
+ * only what it found. Each look can be a debuginfod query, so remember
+ * the misses, by debuglink name (the main lookup passes the file's
+ * .gnu_debuglink, or none; a dwz alt file lookup passes its name).
+ */
+static int find_debuginfo_once(Dwfl_Module *mod, void **userdata,
+			       const char *modname, Dwarf_Addr base,
+			       const char *file_name,
+			       const char *debuglink_file,
+			       GElf_Word debuglink_crc,
+			       char **debuginfo_file_name)
+{
+	struct symtab *st = *userdata;
+	const char *key = debuglink_file ? debuglink_file : "";
+	char **nm;
+	size_t i;
+	int fd;
+
+	for (i = 0; st && i < st->nmisses; i++)
+		if (!strcmp(st->misses[i], key))
+			return -1;
+	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base,
+					  file_name, debuglink_file,
+					  debuglink_crc, debuginfo_file_name);
+	if (fd >= 0 || !st)
+		return fd;
+	nm = realloc(st->misses, (st->nmisses + 1) * sizeof(*nm));
+	if (!nm)
+		return fd;
+	st->misses = nm;
+	nm[st->nmisses] = strdup(key);
+	if (nm[st->nmisses])
+		st->nmisses++;
+	return fd;
+}
 
 static const Dwfl_Callbacks symtab_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_debuginfo_once,
 	.section_address = dwfl_offline_section_address,
 };
+
+static void symtab_free_misses(struct symtab *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nmisses; i++)
+		free(st->misses[i]);
+	free(st->misses);
+}
 
 static bool is_function(const GElf_Sym *s)
 {
@@ -117,6 +167,7 @@ static int symtab_load_funcs(struct symtab *st)
 struct symtab *symtab_open(const char *path, char *err, size_t errlen)
 {
 	struct symtab *st = calloc(1, sizeof(*st));
+	void **userdata;
 	Elf *elf;
 	int fd;
 
@@ -139,6 +190,10 @@ struct symtab *symtab_open(const char *path, char *err, size_t errlen)
 	st->mod = dwfl_report_offline(st->dwfl, "", path, fd);
 	if (!st->mod || dwfl_report_end(st->dwfl, NULL, NULL))
 		goto err_dwfl;
+	/* For find_debuginfo_once(), before anything looks for debuginfo. */
+	dwfl_module_info(st->mod, &userdata, NULL, NULL, NULL, NULL, NULL,
+			 NULL);
+	*userdata = st;
 	elf = dwfl_module_getelf(st->mod, &st->bias);
 	if (!elf)
 		goto err_dwfl;
@@ -155,6 +210,7 @@ err_end:
 	if (st->dwfl)
 		dwfl_end(st->dwfl);
 err_free:
+	symtab_free_misses(st);
 	free(st->funcs);
 	free(st);
 	return NULL;
@@ -165,6 +221,7 @@ void symtab_close(struct symtab *st)
 	if (!st)
 		return;
 	dwfl_end(st->dwfl);
+	symtab_free_misses(st);
 	free(st->funcs);
 	free(st);
 }

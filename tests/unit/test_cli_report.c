@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,13 +68,20 @@ static int setup(void **state)
 	return 0;
 }
 
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* The directory and all in it (a debuginfod cache, say). */
 static int teardown(void **state)
 {
 	(void)state;
-	unlink(good);
-	unlink(bad);
-	unlink(out_path);
-	return rmdir(dir);
+	return nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
 }
 
 static void slurp(int fd, char *buf, size_t len)
@@ -274,6 +282,54 @@ static void test_report_ok(void **state)
 	hist_free(&h);
 }
 
+static unsigned int count_str(const char *hay, const char *needle)
+{
+	unsigned int n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+/*
+ * A binary without local debuginfo, DEBUGINFOD_URLS set: one debuginfod
+ * query per view (DEBUGINFOD_VERBOSE prints each), though report reads
+ * the binary for its pointer width and its symbols, and libdwfl looks
+ * for debuginfo for both its symbol table and its DWARF. The server is
+ * a closed port: the query fails at once and nothing is cached.
+ */
+static void test_report_debuginfo_once(void **state)
+{
+	static const char *const views[] = { "--sort", "--lines", "-b" };
+	char cache[96];
+	unsigned int n;
+	size_t i;
+
+	(void)state;
+	snprintf(cache, sizeof(cache), "%s/debuginfod", dir);
+	setenv("DEBUGINFOD_URLS", "http://127.0.0.1:9", 1);
+	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
+	setenv("DEBUGINFOD_TIMEOUT", "5", 1);
+	setenv("DEBUGINFOD_VERBOSE", "1", 1);
+	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		expect(ctl("report", "-e", TARGET ".dynsym", "-f", good,
+			   views[i], NULL), 0, out, "total");
+		n = count_str(err, "debuginfod_find_debuginfo");
+		if (!n && !i) {
+			/* libdw found no libdebuginfod.so.1 to dlopen. */
+			unsetenv("DEBUGINFOD_VERBOSE");
+			skip();
+		}
+		if (n != 1)
+			fail_msg("%s: %u debuginfod queries:\n%s", views[i], n,
+				 err);
+	}
+	unsetenv("DEBUGINFOD_VERBOSE");
+	unsetenv("DEBUGINFOD_TIMEOUT");
+	unsetenv("DEBUGINFOD_CACHE_PATH");
+	unsetenv("DEBUGINFOD_URLS");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_report_usage),
 		cmocka_unit_test(test_report_failures),
 		cmocka_unit_test(test_report_ok),
+		cmocka_unit_test(test_report_debuginfo_once),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
