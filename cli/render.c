@@ -12,6 +12,7 @@
 
 #include "profil.h"
 #include "internal.h"
+#include "attrib.h"
 #include "render.h"
 
 /* One output row of any view. */
@@ -74,48 +75,6 @@ static bool next_bin(struct bin_walk *w, bool all, uint64_t *lo,
 	return false;
 }
 
-/* First function whose extent ends above @addr (ends are sorted too). */
-static size_t first_ending_after(const struct render_syms *s, uint64_t addr)
-{
-	size_t lo = 0, hi = s->nfuncs, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (s->funcs[mid].end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Spreads @c samples of [lo, hi) over the functions; returns the rest. */
-static double spread_bin(const struct render_syms *s, double *counts,
-			 uint64_t lo, uint64_t hi, double c)
-{
-	const struct sym_func *f;
-	double credited = 0, share;
-	uint64_t a, b;
-	size_t j;
-
-	if (hi <= lo) {
-		f = sym_func_find(s->funcs, s->nfuncs, lo);
-		if (!f)
-			return c;
-		counts[f - s->funcs] += c;
-		return 0;
-	}
-	for (j = first_ending_after(s, lo);
-	     j < s->nfuncs && s->funcs[j].addr < hi; j++) {
-		a = s->funcs[j].addr > lo ? s->funcs[j].addr : lo;
-		b = s->funcs[j].end < hi ? s->funcs[j].end : hi;
-		share = c * (double)(b - a) / (double)(hi - lo);
-		counts[j] += share;
-		credited += share;
-	}
-	return c - credited;
-}
-
 static void rows_totals(struct rows *r, const struct hist *h)
 {
 	size_t i;
@@ -128,39 +87,28 @@ static void rows_totals(struct rows *r, const struct hist *h)
 static int build_funcs(struct rows *r, const struct hist *h,
 		       const struct render_syms *s, const struct render_opts *o)
 {
-	double *counts = calloc(s->nfuncs + 1, sizeof(*counts));
-	uint64_t *calls = calloc(s->nfuncs + 1, sizeof(*calls));
-	struct bin_walk w = { .h = h };
-	const struct sym_func *f;
-	uint64_t lo, hi;
-	double c;
+	struct attrib a;
 	size_t i;
 	int ret = -1;
 
-	if (!counts || !calls)
-		goto out;
-	while (next_bin(&w, false, &lo, &hi, &c))
-		r->unknown += spread_bin(s, counts, lo, hi, c);
-	for (i = 0; i < h->narcs; i++) {
-		f = sym_func_find(s->funcs, s->nfuncs, h->arcs[i].self_pc);
-		if (f)
-			calls[f - s->funcs] += h->arcs[i].count;
-	}
+	if (attrib_funcs(&a, h, s->funcs, s->nfuncs))
+		return -1;
+	r->unknown = a.unknown;
 	r->has_calls = h->narcs > 0;
 	for (i = 0; i < s->nfuncs; i++) {
 		struct row row = {
 			.name = s->funcs[i].name, .addr = s->funcs[i].addr,
-			.end = s->funcs[i].end, .count = counts[i],
-			.calls = calls[i],
+			.end = s->funcs[i].end, .count = a.counts[i],
+			.calls = a.calls[i],
 		};
 
-		if ((o->all || counts[i] > 0 || calls[i]) && rows_add(r, &row))
+		if ((o->all || a.counts[i] > 0 || a.calls[i]) &&
+		    rows_add(r, &row))
 			goto out;
 	}
 	ret = 0;
 out:
-	free(counts);
-	free(calls);
+	attrib_free(&a);
 	return ret;
 }
 

@@ -5,12 +5,8 @@
  * to the FILE given, and learn symbols only through struct render_syms,
  * so unit tests feed them fake ones.
  *
- * Attribution: a bin's count is split between the functions (and the
- * *unknown* gaps) its address range overlaps, in proportion to the
- * overlap, as gprof does; counts may thus be fractional where a bin
- * straddles a function boundary (never with libprofil's 4-byte bins and
- * aligned functions). The per-line view charges a whole bin to the line
- * of its first address.
+ * The function view charges samples to functions as attrib.h says; the
+ * per-line view charges a whole bin to the line of its first address.
  */
 #ifndef PROFIL_CTL_RENDER_H
 #define PROFIL_CTL_RENDER_H
