@@ -32,6 +32,8 @@ struct rows {
 	double unknown;		/* samples no row holds */
 	uint64_t bytes;		/* bytes the histogram covers */
 	bool has_calls;
+	struct attrib attrib;	/* the function view's: its unknown gaps */
+	const struct render_syms *syms;
 };
 
 static int rows_add(struct rows *r, const struct row *row)
@@ -75,6 +77,16 @@ static bool next_bin(struct bin_walk *w, bool all, uint64_t *lo,
 	return false;
 }
 
+/* --sort: unknown gaps by count too (they are in address order). */
+static int cmp_gap(const void *a, const void *b)
+{
+	const struct attrib_gap *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
 static void rows_totals(struct rows *r, const struct hist *h)
 {
 	size_t i;
@@ -87,29 +99,27 @@ static void rows_totals(struct rows *r, const struct hist *h)
 static int build_funcs(struct rows *r, const struct hist *h,
 		       const struct render_syms *s, const struct render_opts *o)
 {
-	struct attrib a;
+	struct attrib *a = &r->attrib;
 	size_t i;
-	int ret = -1;
 
-	if (attrib_funcs(&a, h, s->funcs, s->nfuncs))
+	if (attrib_funcs(a, h, s->funcs, s->nfuncs))
 		return -1;
-	r->unknown = a.unknown;
+	r->unknown = a->unknown;
 	r->has_calls = h->narcs > 0;
 	for (i = 0; i < s->nfuncs; i++) {
 		struct row row = {
 			.name = s->funcs[i].name, .addr = s->funcs[i].addr,
-			.end = s->funcs[i].end, .count = a.counts[i],
-			.calls = a.calls[i],
+			.end = s->funcs[i].end, .count = a->counts[i],
+			.calls = a->calls[i],
 		};
 
-		if ((o->all || a.counts[i] > 0 || a.calls[i]) &&
+		if ((o->all || a->counts[i] > 0 || a->calls[i]) &&
 		    rows_add(r, &row))
-			goto out;
+			return -1;
 	}
-	ret = 0;
-out:
-	attrib_free(&a);
-	return ret;
+	if (o->sort && a->ngaps > 1)
+		qsort(a->gaps, a->ngaps, sizeof(*a->gaps), cmp_gap);
+	return 0;
 }
 
 static int build_bins(struct rows *r, const struct hist *h,
@@ -272,6 +282,46 @@ static void text_func_row(FILE *out, const struct rows *r,
 		fprintf(out, "  %s\n", name);
 }
 
+/* Where an unknown gap is: after the function gprof would charge. */
+static void gap_label(FILE *out, const struct rows *r,
+		      const struct attrib_gap *g)
+{
+	const struct render_syms *s = r->syms;
+
+	if (g->next)
+		fprintf(out, "after %s+%#" PRIx64, s->funcs[g->next - 1].name,
+			g->lo - s->funcs[g->next - 1].addr);
+	else if (s->nfuncs)
+		fprintf(out, "before %s", s->funcs[0].name);
+	else
+		fputs("no function symbols", out);
+}
+
+/* -v: one row per gap between functions with unknown samples. */
+static void text_gaps(FILE *out, const struct rows *r, const struct hist *h,
+		      const struct render_opts *o)
+{
+	const struct attrib_gap *g;
+	char *name = NULL;
+	size_t i, len;
+	FILE *mem;
+
+	for (i = 0; i < r->attrib.ngaps; i++) {
+		g = &r->attrib.gaps[i];
+		mem = open_memstream(&name, &len);
+		if (!mem)
+			return;
+		fputs("  ", mem);
+		gap_label(mem, r, g);
+		if (fclose(mem))
+			return;
+		text_func_row(out, r, h, o, name, &(struct row){
+			.addr = g->lo, .end = g->hi }, g->count, -1);
+		free(name);
+		name = NULL;
+	}
+}
+
 static void text_funcs(FILE *out, const struct rows *r, const struct hist *h,
 		       const struct render_opts *o)
 {
@@ -285,12 +335,23 @@ static void text_funcs(FILE *out, const struct rows *r, const struct hist *h,
 	fprintf(out, "  %-32s %9s\n", "function", "load");
 	for (i = 0; i < r->n; i++)
 		text_func_row(out, r, h, o, r->v[i].name, &r->v[i],
-			      r->v[i].count, r->v[i].count /
-			      (double)(r->v[i].end - r->v[i].addr));
+			      r->v[i].count, r->v[i].end > r->v[i].addr ?
+			      r->v[i].count /
+			      (double)(r->v[i].end - r->v[i].addr) : 0);
 	if (r->unknown > 0 || o->all)
 		text_func_row(out, r, h, o, "*unknown*", NULL, r->unknown, -1);
+	if (o->verbose)
+		text_gaps(out, r, h, o);
 	text_func_row(out, r, h, o, "total", NULL, r->total,
 		      r->bytes ? r->total / (double)r->bytes : 0);
+	if (o->gprof && r->attrib.gprof_preceding > 0) {
+		fputs("# gprof would charge ", out);
+		put_count(out, 0, r->attrib.gprof_preceding);
+		fprintf(out, " of the *unknown* samples (%.2f%%) to the "
+			"function whose entry precedes them%s\n",
+			pct(r, r->attrib.gprof_preceding),
+			o->verbose ? "" : " (-v: where)");
+	}
 }
 
 /* One line of the line view: @row's file:line, or @name's summary row. */
@@ -483,6 +544,28 @@ static void json_row(FILE *out, const struct rows *r, const struct hist *h,
 	fputc('}', out);
 }
 
+/* -v: the unknown gaps, after the function gprof would charge. */
+static void json_gaps(FILE *out, const struct rows *r, const struct hist *h)
+{
+	const struct sym_func *before;
+	const struct attrib_gap *g;
+	size_t i;
+
+	fputs(", \"ranges\": [", out);
+	for (i = 0; i < r->attrib.ngaps; i++) {
+		g = &r->attrib.gaps[i];
+		before = g->next ? &r->syms->funcs[g->next - 1] : NULL;
+		fprintf(out, "%s\n    {\"low\": %" PRIu64 ", \"high\": %"
+			PRIu64 ", ", i ? "," : "", g->lo, g->hi);
+		json_num(out, r, h, g->count);
+		fputs(", \"after\": ", out);
+		json_str(out, before ? before->name : NULL);
+		fprintf(out, ", \"offset\": %" PRIu64 "}",
+			before ? g->lo - before->addr : 0);
+	}
+	fputs(r->attrib.ngaps ? "\n  ]" : "]", out);
+}
+
 static void json(FILE *out, const struct rows *r, const struct hist *h,
 		 const struct render_opts *o, const char *reason)
 {
@@ -505,8 +588,14 @@ static void json(FILE *out, const struct rows *r, const struct hist *h,
 	}
 	fputs(r->n ? "\n  ],\n  \"unknown\": {" : "],\n  \"unknown\": {", out);
 	json_num(out, r, h, r->unknown);
+	if (o->view == RENDER_FUNCS && o->verbose)
+		json_gaps(out, r, h);
 	fputs("},\n  \"total\": {", out);
 	json_num(out, r, h, r->total);
+	if (o->view == RENDER_FUNCS && o->gprof) {
+		fputs("},\n  \"gprof_preceding\": {", out);
+		json_num(out, r, h, r->attrib.gprof_preceding);
+	}
 	fputs("},\n  \"reason\": ", out);
 	json_str(out, reason);
 	fputs("\n}\n", out);
@@ -542,6 +631,7 @@ int render(FILE *out, const struct hist *h, const struct render_syms *s,
 
 	if (!s)
 		s = &none;
+	r.syms = s;
 	rows_totals(&r, h);
 	if (o->view == RENDER_FUNCS)
 		ret = build_funcs(&r, h, s, o);
@@ -551,12 +641,15 @@ int render(FILE *out, const struct hist *h, const struct render_syms *s,
 		ret = build_bins(&r, h, s, o);
 	if (ret) {
 		free(r.v);
+		attrib_free(&r.attrib);
 		errno = ENOMEM;
 		return -1;
 	}
 	/* Floating-point dust from split bins is not a sample. */
 	if (fabs(r.unknown) < 1e-6)
 		r.unknown = 0;
+	if (fabs(r.attrib.gprof_preceding) < 1e-6)
+		r.attrib.gprof_preceding = 0;
 	if (o->sort && r.n > 1)
 		qsort(r.v, r.n, sizeof(*r.v), cmp_count);
 	reason = render_zero_reason(h, o->ticks, why, sizeof(why));
@@ -577,6 +670,7 @@ int render(FILE *out, const struct hist *h, const struct render_syms *s,
 			text_bins(out, &r);
 	}
 	free(r.v);
+	attrib_free(&r.attrib);
 	if (ferror(out) || fflush(out)) {
 		if (!errno)
 			errno = EIO;

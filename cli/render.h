@@ -66,7 +66,12 @@ struct render_ticks {
  * @sort: by count, highest first (default: address, or file and line)
  * @all: rows with a zero count too (every function, every bin, every
  *	bin's line), and *unknown* when zero
- * @verbose: addresses (and sizes) in the text view
+ * @verbose: addresses (and sizes) in the text view; in the function view
+ *	(text and JSON) the unknown samples' address ranges, one per gap
+ *	between functions, after the function gprof would charge them to
+ * @gprof: the function view says how many unknown samples gprof would
+ *	charge to the function whose entry precedes them (text: a note
+ *	after the table when there are any; JSON: "gprof_preceding")
  * @ticks: the kernel's accounting, or NULL
  */
 struct render_opts {
@@ -75,6 +80,7 @@ struct render_opts {
 	bool sort;
 	bool all;
 	bool verbose;
+	bool gprof;
 	const struct render_ticks *ticks;
 };
 

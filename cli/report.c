@@ -215,6 +215,7 @@ int cmd_report(int argc, char **argv)
 	 * cannot read leaves the host's.
 	 */
 	ret = -1;
+	o.render.gprof = true;	/* a gmon.out is gprof's: compare */
 	if (binary) {
 		st = symtab_open(binary, err, sizeof(err));
 		if (!st && !o.gmon) {

@@ -2,7 +2,8 @@
 /*
  * Function and line symbolization through libdwfl, which finds the
  * symbol table (.symtab, .gnu_debugdata, separate debuginfo, .dynsym)
- * and DWARF for us; nothing here parses ELF or DWARF by hand.
+ * and DWARF for us; nothing here parses ELF or DWARF by hand. The DWARF
+ * lookups are in symbols_dwarf.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "symbols.h"
+#include "symbols_dwarf.h"
 
 struct symtab {
 	Dwfl *dwfl;
@@ -90,21 +92,32 @@ static bool is_function(const GElf_Sym *s)
 	       s->st_shndx != SHN_UNDEF;
 }
 
-/* gprof's preference among aliases: global over local, no leading '_'. */
-static int alias_rank(const struct sym_func *f, int global)
+/* A function symbol, before aliases are merged and bounds are set. */
+struct func_sym {
+	uint64_t addr;
+	uint64_t size;
+	const char *name;
+	int rank;
+};
+
+/*
+ * gprof's preference among aliases: global over local, no leading '_'
+ * (a C++ mangled name, "_Z...", counts as one without).
+ */
+static int alias_rank(const char *name, bool global)
 {
-	return (global ? 2 : 0) + (f->name[0] != '_');
+	return (global ? 2 : 0) +
+	       (name[0] != '_' || !strncmp(name, "_Z", 2));
 }
 
-static int cmp_func(const void *a, const void *b)
+static int cmp_sym(const void *a, const void *b)
 {
-	const struct sym_func *x = a, *y = b;
+	const struct func_sym *x = a, *y = b;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* Best alias first: end holds the rank until extents are set. */
-	if (x->end != y->end)
-		return x->end > y->end ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;	/* best alias first */
 	return strcmp(x->name, y->name);
 }
 
@@ -120,47 +133,98 @@ static uint64_t section_end(struct symtab *st, uint64_t addr)
 	return addr - a + shdr.sh_size;
 }
 
-static int symtab_load_funcs(struct symtab *st)
+/*
+ * The end of the function at link-time @addr: its ELF size, else the
+ * range of its DWARF subprogram, else @addr (bounds unknown: it gets no
+ * samples). Never past the end of its section.
+ */
+static uint64_t func_end(struct symtab *st, uint64_t addr, uint64_t size)
 {
-	int n = dwfl_module_getsymtab(st->mod), i;
-	size_t k = 0, j;
-	GElf_Sym sym;
+	uint64_t end = addr, sec = section_end(st, addr);
+	Dwarf_Addr dw;
+
+	if (size)
+		end = size > UINT64_MAX - addr ? UINT64_MAX : addr + size;
+	else if (!symbols_dwarf_func_end(st->mod, addr + st->bias, &dw) &&
+		 dw > addr + st->bias)
+		end = dw - st->bias;
+	if (sec > addr && end > sec)
+		end = sec;
+	return end;
+}
+
+/* The function symbols of the module (aux .gnu_debugdata ones too). */
+static size_t collect_syms(struct symtab *st, struct func_sym *syms, int n)
+{
 	GElf_Addr addr;
 	const char *name;
-	uint64_t end;
+	GElf_Sym sym;
+	size_t k = 0;
+	int i;
 
-	if (n <= 0)
-		return 0;	/* stripped: no functions */
-	st->funcs = calloc((size_t)n, sizeof(*st->funcs));
-	if (!st->funcs)
-		return -1;
 	for (i = 1; i < n; i++) {
 		name = dwfl_module_getsym_info(st->mod, i, &sym, &addr, NULL,
 					       NULL, NULL);
 		if (!name || !*name || !is_function(&sym) || addr < st->bias)
 			continue;
-		st->funcs[k] = (struct sym_func){
-			.addr = addr - st->bias, .name = name,
+		syms[k++] = (struct func_sym){
+			.addr = addr - st->bias, .size = sym.st_size,
+			.name = name,
+			.rank = alias_rank(name, GELF_ST_BIND(sym.st_info) !=
+					   STB_LOCAL),
 		};
-		st->funcs[k].end = (uint64_t)alias_rank(&st->funcs[k],
-			GELF_ST_BIND(sym.st_info) != STB_LOCAL);
-		k++;
 	}
-	qsort(st->funcs, k, sizeof(*st->funcs), cmp_func);
-	/* Keep the first (best) alias of each address. */
-	for (i = 0, j = 0; (size_t)i < k; i++)
-		if (!j || st->funcs[j - 1].addr != st->funcs[i].addr)
-			st->funcs[j++] = st->funcs[i];
-	st->nfuncs = j;
-	for (j = 0; j < st->nfuncs; j++) {
-		end = section_end(st, st->funcs[j].addr);
-		if (j + 1 < st->nfuncs &&
-		    (!end || st->funcs[j + 1].addr < end))
-			end = st->funcs[j + 1].addr;
-		if (end <= st->funcs[j].addr)
-			end = st->funcs[j].addr + 1;
-		st->funcs[j].end = end;
+	return k;
+}
+
+/*
+ * One function per address (the best alias's name, the largest size),
+ * with its bounds (func_end()). Where a function starts inside the one
+ * before it, that one ends there; a symbol without bounds inside a
+ * function is a label in it, not a function of its own.
+ */
+static void set_bounds(struct symtab *st, const struct func_sym *syms,
+		       size_t n)
+{
+	size_t i, j, k = 0;
+	uint64_t size, end;
+
+	for (i = 0; i < n; i = j) {
+		size = syms[i].size;
+		for (j = i + 1; j < n && syms[j].addr == syms[i].addr; j++)
+			if (syms[j].size > size)
+				size = syms[j].size;
+		end = func_end(st, syms[i].addr, size);
+		if (k && st->funcs[k - 1].end > syms[i].addr) {
+			if (end == syms[i].addr)
+				continue;
+			st->funcs[k - 1].end = syms[i].addr;
+		}
+		st->funcs[k++] = (struct sym_func){
+			.addr = syms[i].addr, .end = end, .name = syms[i].name,
+		};
 	}
+	st->nfuncs = k;
+}
+
+static int symtab_load_funcs(struct symtab *st)
+{
+	int n = dwfl_module_getsymtab(st->mod);
+	struct func_sym *syms;
+	size_t k;
+
+	if (n <= 0)
+		return 0;	/* stripped: no functions */
+	syms = calloc((size_t)n, sizeof(*syms));
+	st->funcs = calloc((size_t)n, sizeof(*st->funcs));
+	if (!syms || !st->funcs) {
+		free(syms);
+		return -1;
+	}
+	k = collect_syms(st, syms, n);
+	qsort(syms, k, sizeof(*syms), cmp_sym);
+	set_bounds(st, syms, k);
+	free(syms);
 	return 0;
 }
 

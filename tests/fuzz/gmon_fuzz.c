@@ -64,7 +64,7 @@ static void exercise(FILE *sink, const struct hist *h, unsigned int ptr,
 	};
 	struct render_opts o = {
 		.view = pick % 3, .format = pick / 3 % 3, .sort = pick & 16,
-		.all = pick & 32, .verbose = pick & 64,
+		.all = pick & 32, .verbose = pick & 64, .gprof = pick & 128,
 	};
 	struct hist back = { .rate = 0 };
 	char err[256], *buf = NULL;

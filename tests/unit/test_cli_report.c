@@ -28,10 +28,43 @@
 int profil_ctl_main(int argc, char **argv);
 
 #define TARGET UNIT_OUT "/cli_sym_target"
+#define BOUNDS UNIT_OUT "/cli_bounds_target"
 
 static char dir[] = "/tmp/test_cli_reportXXXXXX";
-static char good[64], bad[64], out_path[64];
+static char good[64], bad[64], out_path[64], bounds[64];
 static char out[16384], err[16384];
+
+/*
+ * A gmon.out over cli_bounds_target's hand-made functions (see that
+ * file): 3 samples in bt_first, 2 in its padding, 5 in bt_hidden (a
+ * static function, gone from the .dynsym copy), 1 in bt_second.
+ */
+static int write_bounds_gmon(void)
+{
+	uint64_t counts[0x100 / 4] = { 0 };
+	struct pf_gmon_hist g = {
+		.hist_size = 0x100 / 4, .prof_rate = 100, .counts = counts,
+		.width = 8,
+	};
+	unsigned long long base, d;
+	FILE *p, *f;
+
+	snprintf(bounds, sizeof(bounds), "%s/bounds.out", dir);
+	p = popen(BOUNDS, "r");
+	if (!p || fscanf(p, "bt_base %llx bt_dwarf %llx", &base, &d) != 2 ||
+	    pclose(p))
+		return -1;
+	counts[0x00 / 4] = 3;
+	counts[0x30 / 4] = 2;
+	counts[0x48 / 4] = 5;
+	counts[0x80 / 4] = 1;
+	g.low_pc = base;
+	g.high_pc = base + 0x100;
+	f = fopen(bounds, "w");
+	if (!f || pf_gmon_write(f, &g) || fclose(f))
+		return -1;
+	return 0;
+}
 
 /* A gmon.out with 4 samples in target_alpha (an address the target
  * prints) and 1 below the text. */
@@ -65,7 +98,7 @@ static int setup(void **state)
 	f = fopen(bad, "w");
 	if (!f || fputs("not a gmon.out at all", f) < 0 || fclose(f))
 		return -1;
-	return 0;
+	return write_bounds_gmon();
 }
 
 static int rm_entry(const char *path, const struct stat *sb, int flag,
@@ -282,6 +315,32 @@ static void test_report_ok(void **state)
 	hist_free(&h);
 }
 
+/*
+ * A function's samples are those inside its bounds: the summary says how
+ * many gprof would charge to the function before them instead, and -v
+ * where they are. With the static function's symbol, its 5 are its own.
+ */
+static void test_report_bounds(void **state)
+{
+	(void)state;
+	expect(ctl("report", "-e", BOUNDS ".dynsym", "-f", bounds, NULL), 0,
+	       out, "        3  27.27     0.030  bt_first");
+	expect(0, 0, out, "        7  63.64     0.070  *unknown*\n");
+	expect(0, 0, out, "# gprof would charge 7 of the *unknown* samples "
+	       "(63.64%) to the function whose entry precedes them (-v: "
+	       "where)\n");
+	expect(ctl("report", "-e", BOUNDS ".dynsym", "-f", bounds, "-v",
+		   NULL), 0, out, "       28         7  63.64     0.070    "
+	       "after bt_first+0x30\n");
+	expect(ctl("report", "-e", BOUNDS ".dynsym", "-f", bounds,
+		   "--format=json", NULL), 0, out, "\"gprof_preceding\": "
+	       "{\"count\": 7, ");
+	expect(ctl("report", "-e", BOUNDS, "-f", bounds, NULL), 0, out,
+	       "        5  45.45     0.050  bt_hidden");
+	expect(0, 0, out, "        2  18.18     0.020  *unknown*\n");
+	expect(0, 0, out, "# gprof would charge 2 of the *unknown* samples");
+}
+
 static unsigned int count_str(const char *hay, const char *needle)
 {
 	unsigned int n = 0;
@@ -338,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_report_usage),
 		cmocka_unit_test(test_report_failures),
 		cmocka_unit_test(test_report_ok),
+		cmocka_unit_test(test_report_bounds),
 		cmocka_unit_test(test_report_debuginfo_once),
 	};
 

@@ -4,6 +4,11 @@
  * the load bias is subtracted), a -g program built by the Makefile
  * (cli_sym_target.c, which prints its own addresses), its copy stripped
  * to .dynsym, a copy with no symbols at all, and files that are not ELF.
+ * Function bounds on cli_bounds_target.c, whose functions have sizes
+ * known by construction, padding between them, a static function that a
+ * .dynsym-only copy loses, symbols without a size, nested ones, and one
+ * whose size the test zeroes so that its DWARF range must stand in; and
+ * what the function view makes of samples outside every bound.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -13,15 +18,21 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "hist.h"
+#include "render.h"
 #include "symbols.h"
 
 #define TARGET UNIT_OUT "/cli_sym_target"
 #define TARGET_SRC UNIT_SRC "/cli_sym_target.c"
+#define BOUNDS UNIT_OUT "/cli_bounds_target"
 
 /* Declarator, body and __LINE__ on one line: the entry's line. */
 __attribute__((noinline)) int known_function(int x) { return x ^ 0x5a; } static const unsigned int known_line = __LINE__;
@@ -144,7 +155,7 @@ static void test_target(void **state)
 	assert_non_null(fb);
 	assert_int_equal(fa->addr, alpha);
 	assert_int_equal(fb->addr, beta);
-	/* alpha's extent runs up to beta, gprof's rule. */
+	/* -O0 does not align functions: alpha ends where beta starts. */
 	assert_int_equal(fa->end, beta);
 	all = symtab_funcs(st, &n);
 	assert_ptr_equal(sym_func_find(all, n, beta - 1), fa);
@@ -231,6 +242,249 @@ static void test_find_edges(void **state)
 	assert_null(sym_func_find(f, 0, 0x10));
 }
 
+/* The two addresses cli_bounds_target prints. */
+static void bounds_addrs(uint64_t *base, uint64_t *dwarf)
+{
+	FILE *p = popen(BOUNDS, "r");
+	unsigned long long a = 0, b = 0;
+
+	assert_non_null(p);
+	assert_int_equal(fscanf(p, "bt_base %llx bt_dwarf %llx", &a, &b), 2);
+	assert_int_equal(pclose(p), 0);
+	*base = a;
+	*dwarf = b;
+}
+
+/* @name's bounds must be [@addr, @end). */
+static void expect_bounds(struct symtab *st, const char *name, uint64_t addr,
+			  uint64_t end)
+{
+	const struct sym_func *f = find_name(st, name);
+
+	if (!f)
+		fail_msg("no function %s", name);
+	if (f->addr != addr || f->end != end)
+		fail_msg("%s: [%#llx, %#llx), want [%#llx, %#llx)", name,
+			 (unsigned long long)f->addr,
+			 (unsigned long long)f->end, (unsigned long long)addr,
+			 (unsigned long long)end);
+}
+
+/* The name of the function holding @addr, or NULL. */
+static const char *holder(struct symtab *st, uint64_t addr)
+{
+	const struct sym_func *f, *all;
+	size_t n;
+
+	all = symtab_funcs(st, &n);
+	f = sym_func_find(all, n, addr);
+	return f ? f->name : NULL;
+}
+
+/* Sorted, bounds disjoint, ends in order too (attribution needs both). */
+static void expect_disjoint(struct symtab *st)
+{
+	const struct sym_func *f;
+	size_t n, i;
+
+	f = symtab_funcs(st, &n);
+	for (i = 0; i < n; i++) {
+		assert_true(f[i].end >= f[i].addr);
+		if (i)
+			assert_true(f[i - 1].end <= f[i].addr);
+	}
+}
+
+/* .symtab: each function its ELF size, padding and labels in none. */
+static void test_bounds_symtab(void **state)
+{
+	uint64_t b, d;
+	struct symtab *st;
+
+	(void)state;
+	bounds_addrs(&b, &d);
+	st = open_ok(BOUNDS);
+	expect_bounds(st, "bt_first", b, b + 48);
+	expect_bounds(st, "bt_hidden", b + 0x40, b + 0x60);
+	expect_bounds(st, "bt_second", b + 0x80, b + 0x90);
+	/* No size, no DWARF: listed, but nothing is inside it. */
+	expect_bounds(st, "bt_nosize", b + 0xc0, b + 0xc0);
+	/* bt_inner starts inside bt_outer, which ends there. */
+	expect_bounds(st, "bt_outer", b + 0x100, b + 0x120);
+	expect_bounds(st, "bt_inner", b + 0x120, b + 0x130);
+	assert_null(find_name(st, "bt_label"));
+	assert_string_equal(holder(st, b + 47), "bt_first");
+	assert_null(holder(st, b + 48));	/* padding */
+	assert_null(holder(st, b + 0x3f));
+	assert_string_equal(holder(st, b + 0x40), "bt_hidden");
+	assert_null(holder(st, b + 0xc0));
+	assert_string_equal(holder(st, b + 0x108), "bt_outer");
+	assert_null(holder(st, b + 0x130));	/* bt_outer's tail */
+	expect_disjoint(st);
+	symtab_close(st);
+}
+
+/* Stripped to .dynsym: the static function's bytes are in no function. */
+static void test_bounds_dynsym(void **state)
+{
+	uint64_t b, d;
+	struct symtab *st;
+
+	(void)state;
+	bounds_addrs(&b, &d);
+	st = open_ok(BOUNDS ".dynsym");
+	assert_null(find_name(st, "bt_hidden"));
+	expect_bounds(st, "bt_first", b, b + 48);
+	expect_bounds(st, "bt_second", b + 0x80, b + 0x90);
+	assert_null(holder(st, b + 0x40));
+	assert_null(holder(st, b + 0x7f));
+	expect_disjoint(st);
+	symtab_close(st);
+}
+
+/* Zeroes the st_size of every symbol @name of @path, in place. */
+static unsigned int zero_size(const char *path, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	unsigned int n = 0;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	Elf_Data *data;
+	size_t i;
+	Elf *elf;
+	int fd;
+
+	assert_int_not_equal(elf_version(EV_CURRENT), EV_NONE);
+	fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	elf = elf_begin(fd, ELF_C_RDWR, NULL);
+	assert_non_null(elf);
+	elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT);	/* keep the layout */
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
+			if (!gelf_getsym(data, (int)i, &sym) ||
+			    strcmp(elf_strptr(elf, sh.sh_link, sym.st_name),
+				   name))
+				continue;
+			sym.st_size = 0;
+			assert_true(gelf_update_sym(data, (int)i, &sym));
+			elf_flagdata(data, ELF_C_SET, ELF_F_DIRTY);
+			n++;
+		}
+	}
+	assert_true(elf_update(elf, ELF_C_WRITE) >= 0);
+	elf_end(elf);
+	close(fd);
+	return n;
+}
+
+/* A symbol without a size: its DWARF subprogram's range bounds it. */
+static void test_bounds_dwarf(void **state)
+{
+	char copy[] = "/tmp/test_cli_symbolsXXXXXX", cmd[256];
+	const struct sym_func *f;
+	uint64_t b, d, end;
+	struct symtab *st;
+	int fd;
+
+	(void)state;
+	bounds_addrs(&b, &d);
+	st = open_ok(BOUNDS);
+	f = find_name(st, "bt_dwarf");
+	assert_non_null(f);
+	assert_int_equal(f->addr, d);
+	end = f->end;
+	assert_true(end > d);
+	symtab_close(st);
+
+	fd = mkstemp(copy);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "cp %s %s", BOUNDS, copy);
+	assert_int_equal(system(cmd), 0);
+	assert_true(zero_size(copy, "bt_dwarf") >= 1);
+	st = open_ok(copy);
+	expect_bounds(st, "bt_dwarf", d, end);
+	/* And still nothing for bt_nosize, which has no DWARF. */
+	expect_bounds(st, "bt_nosize", b + 0xc0, b + 0xc0);
+	symtab_close(st);
+	unlink(copy);
+}
+
+static char *render_str(const struct hist *h, const struct render_syms *s,
+			const struct render_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(render(f, h, s, o), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void expect_in(const char *text, const char *what)
+{
+	if (!strstr(text, what))
+		fail_msg("no \"%s\" in:\n%s", what, text);
+}
+
+/*
+ * Samples on the .dynsym-only copy: in bt_first, in its padding, in the
+ * static function it lost, in bt_second, at bt_nosize, in bt_outer's
+ * tail. Only bt_first and bt_second get theirs; -v lists the rest by
+ * gap, named after the function gprof would charge; gprof would charge
+ * all of it.
+ */
+static void test_bounds_unknown_rows(void **state)
+{
+	struct render_opts o = { .view = RENDER_FUNCS, .verbose = true,
+				 .gprof = true };
+	uint64_t bins[0x140 / 4] = { 0 }, b, d;
+	struct render_syms s = { .funcs = NULL };
+	struct hist h = { .rate = 100 };
+	struct symtab *st;
+	char *out, want[128];
+
+	(void)state;
+	bounds_addrs(&b, &d);
+	bins[0x00 / 4] = 3;	/* bt_first */
+	bins[0x30 / 4] = 2;	/* its padding */
+	bins[0x48 / 4] = 5;	/* bt_hidden, not in .dynsym */
+	bins[0x80 / 4] = 1;	/* bt_second */
+	bins[0xc0 / 4] = 4;	/* bt_nosize: no bounds */
+	bins[0x134 / 4] = 6;	/* bt_outer's tail, after bt_inner */
+	assert_int_equal(hist_add_range(&h, b, b + 0x140, bins,
+					0x140 / 4), 0);
+	st = open_ok(BOUNDS ".dynsym");
+	s.funcs = symtab_funcs(st, &s.nfuncs);
+	out = render_str(&h, &s, &o);
+	snprintf(want, sizeof(want), "%016llx       48         3  ",
+		 (unsigned long long)b);
+	expect_in(out, want);
+	expect_in(out, "        17  80.95     0.170  *unknown*\n");
+	snprintf(want, sizeof(want), "%016llx       28         7  33.33     "
+		 "0.070    after bt_first+0x30\n", (unsigned long long)b + 0x30);
+	expect_in(out, want);
+	snprintf(want, sizeof(want), "%016llx        4         4  19.05     "
+		 "0.040    after bt_nosize+0\n", (unsigned long long)b + 0xc0);
+	expect_in(out, want);
+	snprintf(want, sizeof(want), "%016llx        4         6  28.57     "
+		 "0.060    after bt_inner+0x14\n",
+		 (unsigned long long)b + 0x134);
+	expect_in(out, want);
+	expect_in(out, "# gprof would charge 17 of the *unknown* samples "
+		  "(80.95%) to the function whose entry precedes them\n");
+	free(out);
+	hist_free(&h);
+	symtab_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +494,10 @@ int main(void)
 		cmocka_unit_test(test_no_symbols),
 		cmocka_unit_test(test_not_elf),
 		cmocka_unit_test(test_find_edges),
+		cmocka_unit_test(test_bounds_symtab),
+		cmocka_unit_test(test_bounds_dynsym),
+		cmocka_unit_test(test_bounds_dwarf),
+		cmocka_unit_test(test_bounds_unknown_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
