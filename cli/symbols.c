@@ -3,12 +3,14 @@
  * Function and line symbolization through libdwfl, which finds the
  * symbol table (.symtab, .gnu_debugdata, separate debuginfo, .dynsym)
  * and DWARF for us; nothing here parses ELF or DWARF by hand. The DWARF
- * lookups are in symbols_dwarf.c.
+ * lookups are in symbols_dwarf.c; C++ names are demangled by
+ * demangle.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <search.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include <unistd.h>
 #include <elfutils/libdwfl.h>
 
+#include "demangle.h"
 #include "symbols.h"
 #include "symbols_dwarf.h"
 
@@ -28,6 +31,7 @@ struct symtab {
 	size_t nfuncs;
 	char **misses;		/* debuginfo lookups that found nothing */
 	size_t nmisses;
+	void *strings;		/* tsearch() tree: the names we made */
 };
 
 /*
@@ -82,6 +86,45 @@ static void symtab_free_misses(struct symtab *st)
 	for (i = 0; i < st->nmisses; i++)
 		free(st->misses[i]);
 	free(st->misses);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/*
+ * Keeps the malloc'ed string @s until symtab_close(), once: an equal one
+ * kept before is returned instead and @s freed. NULL on ENOMEM (@s
+ * freed) or if @s is NULL.
+ */
+static const char *symtab_keep(struct symtab *st, char *s)
+{
+	char **node;
+
+	if (!s)
+		return NULL;
+	node = tsearch(s, &st->strings, cmp_str);
+	if (!node) {
+		free(s);
+		return NULL;
+	}
+	if (*node != s)
+		free(s);
+	return *node;
+}
+
+/* C++ names demangled; others as they are. */
+static void demangle_funcs(struct symtab *st)
+{
+	const char *d;
+	size_t i;
+
+	for (i = 0; i < st->nfuncs; i++) {
+		d = symtab_keep(st, demangle(st->funcs[i].name));
+		if (d)
+			st->funcs[i].name = d;
+	}
 }
 
 static bool is_function(const GElf_Sym *s)
@@ -225,6 +268,7 @@ static int symtab_load_funcs(struct symtab *st)
 	qsort(syms, k, sizeof(*syms), cmp_sym);
 	set_bounds(st, syms, k);
 	free(syms);
+	demangle_funcs(st);
 	return 0;
 }
 
@@ -275,6 +319,7 @@ err_end:
 		dwfl_end(st->dwfl);
 err_free:
 	symtab_free_misses(st);
+	tdestroy(st->strings, free);
 	free(st->funcs);
 	free(st);
 	return NULL;
@@ -286,6 +331,7 @@ void symtab_close(struct symtab *st)
 		return;
 	dwfl_end(st->dwfl);
 	symtab_free_misses(st);
+	tdestroy(st->strings, free);
 	free(st->funcs);
 	free(st);
 }

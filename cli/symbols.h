@@ -18,7 +18,7 @@
  *	else @addr itself (bounds unknown: no address is inside). Padding
  *	between functions, and code no symbol names (a static function
  *	stripped to .dynsym), is inside none
- * @name: its name
+ * @name: its name, demangled if it is a C++ one
  */
 struct sym_func {
 	uint64_t addr;

@@ -8,7 +8,9 @@
  * known by construction, padding between them, a static function that a
  * .dynsym-only copy loses, symbols without a size, nested ones, and one
  * whose size the test zeroes so that its DWARF range must stand in; and
- * what the function view makes of samples outside every bound.
+ * what the function view makes of samples outside every bound. C++
+ * names demangled (cli_cxx_target.cc, built with g++: templates, a
+ * static inline function inlined).
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -26,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "hist.h"
 #include "render.h"
 #include "symbols.h"
@@ -33,6 +36,8 @@
 #define TARGET UNIT_OUT "/cli_sym_target"
 #define TARGET_SRC UNIT_SRC "/cli_sym_target.c"
 #define BOUNDS UNIT_OUT "/cli_bounds_target"
+#define CXX UNIT_OUT "/cli_cxx_target"
+#define CXX_SRC UNIT_SRC "/cli_cxx_target.cc"
 
 /* Declarator, body and __LINE__ on one line: the entry's line. */
 __attribute__((noinline)) int known_function(int x) { return x ^ 0x5a; } static const unsigned int known_line = __LINE__;
@@ -485,6 +490,68 @@ static void test_bounds_unknown_rows(void **state)
 	symtab_close(st);
 }
 
+static void expect_demangled(const char *mangled, const char *want)
+{
+	char *got = demangle(mangled);
+
+	if (!want) {
+		if (got)
+			fail_msg("%s: \"%s\", want none", mangled, got);
+		return;
+	}
+	if (!got || strcmp(got, want))
+		fail_msg("%s: \"%s\", want \"%s\"", mangled,
+			 got ? got : "(null)", want);
+	free(got);
+}
+
+/* libstdc++'s demangler, as perf and addr2line -C show names. */
+static void test_demangle(void **state)
+{
+	(void)state;
+	expect_demangled("_ZNK2ns3BoxIiE5twiceEv", "ns::Box<int>::twice() const");
+	expect_demangled("_ZN2ns3sumIiEET_PKS1_i",
+			 "int ns::sum<int>(int const*, int)");
+	expect_demangled("_ZN2nsL6squareEi", "ns::square(int)");
+	expect_demangled("_Z3foov.cold", "foo() [clone .cold]");
+	expect_demangled("_ZNSt6vectorIiSaIiEED2Ev@@GLIBCXX_3.4",
+			 "std::vector<int, std::allocator<int> >::~vector()"
+			 "@@GLIBCXX_3.4");
+	expect_demangled("main", NULL);
+	expect_demangled("_Z", NULL);
+	expect_demangled("_Zbogus", NULL);
+	expect_demangled("_GLOBAL__sub_I_main", NULL);
+}
+
+/* The C++ program's functions come demangled from its symbol table. */
+static void test_cxx_names(void **state)
+{
+	static const char *const names[] = {
+		"ns::Box<int>::twice() const",
+		"ns::Box<double>::twice() const",
+		"int ns::sum<int>(int const*, int)",
+		"ns::squares(int)",
+		"main",
+	};
+	const struct sym_func *f;
+	struct symtab *st;
+	size_t i, n;
+
+	(void)state;
+	st = open_ok(CXX);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!find_name(st, names[i]))
+			fail_msg("no function \"%s\"", names[i]);
+	/* Inlined everywhere: no function of its own. */
+	f = symtab_funcs(st, &n);
+	for (i = 0; i < n; i++)
+		assert_null(strstr(f[i].name, "square("));
+	/* No mangled name is left. */
+	for (i = 0; i < n; i++)
+		assert_int_not_equal(strncmp(f[i].name, "_Z", 2), 0);
+	symtab_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -498,6 +565,8 @@ int main(void)
 		cmocka_unit_test(test_bounds_dynsym),
 		cmocka_unit_test(test_bounds_dwarf),
 		cmocka_unit_test(test_bounds_unknown_rows),
+		cmocka_unit_test(test_demangle),
+		cmocka_unit_test(test_cxx_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
