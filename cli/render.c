@@ -139,15 +139,33 @@ static int build_bins(struct rows *r, const struct hist *h,
 	return 0;
 }
 
-static int cmp_line(const void *a, const void *b)
+/* Functions in the line view: NULL (none named) first. */
+static int cmp_func_name(const char *x, const char *y)
 {
-	const struct row *x = a, *y = b;
+	if (!x || !y)
+		return !!x - !!y;
+	return strcmp(x, y);
+}
+
+/* File, line, function (a line inlined in two places is two rows). */
+static int cmp_line_key(const struct row *x, const struct row *y)
+{
 	int c = strcmp(x->name, y->name);
 
 	if (c)
 		return c;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
+	return cmp_func_name(x->func, y->func);
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	int c = cmp_line_key(x, y);
+
+	if (c)
+		return c;
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
@@ -158,26 +176,30 @@ static int build_lines(struct rows *r, const struct hist *h,
 	struct bin_walk w = { .h = h };
 	const struct sym_func *f;
 	struct row row = { .name = NULL };
+	struct sym_line l;
 	uint64_t hi;
 	size_t i, j;
 
 	while (next_bin(&w, o->all && s->line, &row.addr, &hi, &row.count)) {
-		if (!s->line ||
-		    s->line(s->ctx, row.addr, &row.name, &row.line)) {
+		if (!s->line || s->line(s->ctx, row.addr, &l)) {
 			r->unknown += row.count;
 			continue;
 		}
-		f = sym_func_find(s->funcs, s->nfuncs, row.addr);
-		row.func = f ? f->name : NULL;
+		row.name = l.file;
+		row.line = l.line;
+		row.func = l.func;
+		if (!row.func) {
+			f = sym_func_find(s->funcs, s->nfuncs, row.addr);
+			row.func = f ? f->name : NULL;
+		}
 		if (rows_add(r, &row))
 			return -1;
 	}
-	/* One row per file:line, at its lowest address. */
+	/* One row per file:line and function, at its lowest address. */
 	if (r->n > 1)
 		qsort(r->v, r->n, sizeof(*r->v), cmp_line);
 	for (i = 0, j = 0; i < r->n; i++) {
-		if (j && !strcmp(r->v[j - 1].name, r->v[i].name) &&
-		    r->v[j - 1].line == r->v[i].line)
+		if (j && !cmp_line_key(&r->v[j - 1], &r->v[i]))
 			r->v[j - 1].count += r->v[i].count;
 		else
 			r->v[j++] = r->v[i];

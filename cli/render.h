@@ -6,7 +6,9 @@
  * so unit tests feed them fake ones.
  *
  * The function view charges samples to functions as attrib.h says; the
- * per-line view charges a whole bin to the line of its first address.
+ * per-line view charges a whole bin to the line of its first address,
+ * one row per file, line and function (inlined code names the function
+ * inlined and where).
  */
 #ifndef PROFIL_CTL_RENDER_H
 #define PROFIL_CTL_RENDER_H
@@ -34,15 +36,15 @@ enum render_format {
  * struct render_syms - what the renderers know of the program
  * @funcs: functions sorted by address, extents disjoint (may be NULL)
  * @nfuncs: their number
- * @line: source line of an address: 0 and *file, *line, or -1; NULL if
- *	there is no line information
+ * @line: source line of an address: 0 and *l (a NULL l->func: the line
+ *	view names the function of @funcs there), or -1; NULL if there is
+ *	no line information
  * @ctx: passed to @line
  */
 struct render_syms {
 	const struct sym_func *funcs;
 	size_t nfuncs;
-	int (*line)(void *ctx, uint64_t addr, const char **file,
-		    unsigned int *line);
+	int (*line)(void *ctx, uint64_t addr, struct sym_line *l);
 	void *ctx;
 };
 

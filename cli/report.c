@@ -75,10 +75,9 @@ int report_check_opts(const struct report_opts *o, const char *cmd,
 	return 0;
 }
 
-static int report_line_cb(void *ctx, uint64_t addr, const char **file,
-			  unsigned int *line)
+static int report_line_cb(void *ctx, uint64_t addr, struct sym_line *l)
 {
-	return symtab_line(ctx, addr, file, line);
+	return symtab_line(ctx, addr, l);
 }
 
 /* Renders @h with the symbols of @st (NULL: none). */

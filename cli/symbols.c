@@ -347,20 +347,21 @@ unsigned int symtab_ptr_size(const struct symtab *st)
 	return st->ptr_size;
 }
 
-int symtab_line(struct symtab *st, uint64_t addr, const char **file,
-		unsigned int *line)
+int symtab_line(struct symtab *st, uint64_t addr, struct sym_line *l)
 {
-	Dwfl_Line *l = dwfl_module_getsrc(st->mod, addr + st->bias);
+	Dwfl_Line *dl = dwfl_module_getsrc(st->mod, addr + st->bias);
 	const char *src;
 	int lineno = 0;
 
-	if (!l)
+	if (!dl)
 		return -1;
-	src = dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL);
+	src = dwfl_lineinfo(dl, NULL, &lineno, NULL, NULL, NULL);
 	if (!src || lineno <= 0)
 		return -1;
-	*file = src;
-	*line = (unsigned int)lineno;
+	l->file = src;
+	l->line = (unsigned int)lineno;
+	l->func = symtab_keep(st, symbols_dwarf_func(st->mod,
+						      addr + st->bias));
 	return 0;
 }
 

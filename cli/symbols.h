@@ -52,12 +52,25 @@ const struct sym_func *symtab_funcs(const struct symtab *st, size_t *n);
 unsigned int symtab_ptr_size(const struct symtab *st);
 
 /**
- * symtab_line() - the source line of @addr
- * Return: 0 and *@file, *@line (the file name valid until
- * symtab_close()), or -1 if the file has no line information there.
+ * struct sym_line - the source of an address
+ * @file: the source file, as DWARF names it
+ * @line: the line
+ * @func: the function that line is in, with those it is inlined into
+ *	("f inlined at FILE:LINE in g", as eu-addr2line -f), or NULL if
+ *	DWARF names none
  */
-int symtab_line(struct symtab *st, uint64_t addr, const char **file,
-		unsigned int *line);
+struct sym_line {
+	const char *file;
+	unsigned int line;
+	const char *func;
+};
+
+/**
+ * symtab_line() - the source line of @addr, and its function (DWARF)
+ * Return: 0 and *@l (its strings valid until symtab_close()), or -1 if
+ * the file has no line information there.
+ */
+int symtab_line(struct symtab *st, uint64_t addr, struct sym_line *l);
 
 /**
  * sym_func_find() - the function whose bounds hold @addr, or NULL

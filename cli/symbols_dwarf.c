@@ -5,9 +5,12 @@
  */
 #define _GNU_SOURCE
 #include <dwarf.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <elfutils/libdw.h>
 
+#include "demangle.h"
 #include "symbols_dwarf.h"
 
 /*
@@ -56,4 +59,78 @@ int symbols_dwarf_func_end(Dwfl_Module *mod, Dwarf_Addr pc, Dwarf_Addr *end)
 	}
 	free(chain);
 	return ret;
+}
+
+/* @die's name: its linkage name demangled, else its DW_AT_name. */
+static void put_name(FILE *out, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name, *link;
+	char *d = NULL;
+
+	link = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name,
+						     &attr));
+	if (!link)
+		link = dwarf_formstring(dwarf_attr_integrate(die,
+				DW_AT_MIPS_linkage_name, &attr));
+	if (link)
+		d = demangle(link);
+	name = d ? d : dwarf_diename(die);
+	fputs(name ? name : "??", out);
+	free(d);
+}
+
+/* " inlined at FILE:LINE in ": where the inlined instance @die is called. */
+static void put_call_site(FILE *out, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word file = 0, line = 0;
+	Dwarf_Files *files;
+	Dwarf_Die cu;
+	const char *src = NULL;
+	size_t nfiles;
+
+	if (!dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &file) &&
+	    dwarf_diecu(die, &cu, NULL, NULL) &&
+	    !dwarf_getsrcfiles(&cu, &files, &nfiles) && file < nfiles)
+		src = dwarf_filesrc(files, file, NULL, NULL);
+	dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &line);
+	fprintf(out, " inlined at %s:%llu in ", src ? src : "??",
+		(unsigned long long)line);
+}
+
+char *symbols_dwarf_func(Dwfl_Module *mod, Dwarf_Addr pc)
+{
+	Dwarf_Die *chain;
+	Dwarf_Addr bias;
+	bool found = false;
+	char *buf = NULL;
+	size_t len;
+	FILE *out;
+	int n, i;
+
+	n = physical_scopes(mod, pc, &bias, &chain);
+	if (n < 0)
+		return NULL;
+	out = open_memstream(&buf, &len);
+	for (i = 0; out && i < n && !found; i++) {
+		switch (dwarf_tag(&chain[i])) {
+		case DW_TAG_inlined_subroutine:
+			put_name(out, &chain[i]);
+			put_call_site(out, &chain[i]);
+			break;
+		case DW_TAG_subprogram:
+			put_name(out, &chain[i]);
+			found = true;
+			break;
+		default:
+			break;
+		}
+	}
+	free(chain);
+	if (!out || fclose(out) || !found) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }

@@ -17,4 +17,13 @@
  */
 int symbols_dwarf_func_end(Dwfl_Module *mod, Dwarf_Addr pc, Dwarf_Addr *end);
 
+/**
+ * symbols_dwarf_func() - the function holding @pc, from DWARF, with the
+ * functions it is inlined into, innermost first, as eu-addr2line -f
+ * names them: "f", or "f inlined at FILE:LINE in g" (FILE:LINE: the
+ * call). Names are the demangled linkage names, else DW_AT_name.
+ * Return: a malloc'ed string, or NULL (no DWARF there, ENOMEM).
+ */
+char *symbols_dwarf_func(Dwfl_Module *mod, Dwarf_Addr pc);
+
 #endif /* PROFIL_CTL_SYMBOLS_DWARF_H */

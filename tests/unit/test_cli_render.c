@@ -373,18 +373,18 @@ static const char *const fake_files[] = { "b.c", "a.c" };
 
 /* Fake lines: [0x1000, 0x1020) is b.c, 4 bytes a line from line 10;
  * [0x1030, 0x1040) is a.c:1; the gap has none. */
-static int fake_line(void *ctx, uint64_t addr, const char **file,
-		     unsigned int *line)
+static int fake_line(void *ctx, uint64_t addr, struct sym_line *l)
 {
 	(void)ctx;
+	l->func = NULL;
 	if (addr < 0x1020) {
-		*file = fake_files[0];
-		*line = 10 + (unsigned int)(addr - 0x1000) / 8;
+		l->file = fake_files[0];
+		l->line = 10 + (unsigned int)(addr - 0x1000) / 8;
 		return 0;
 	}
 	if (addr >= 0x1030 && addr < 0x1040) {
-		*file = fake_files[1];
-		*line = 1;
+		l->file = fake_files[1];
+		l->line = 1;
 		return 0;
 	}
 	return -1;
@@ -450,6 +450,39 @@ static void test_lines_all(void **state)
 	assert_true(count_of(out, "*unknown*") == 0);
 	assert_true(count_of(out, "total") == 6);
 	assert_true(row_of(out, "b.c:11") < row_of(out, "b.c:13"));
+	free(out);
+	hist_free(&h);
+}
+
+/* The same line inlined into two functions: one row each. */
+static int inline_line(void *ctx, uint64_t addr, struct sym_line *l)
+{
+	(void)ctx;
+	l->file = "h.h";
+	l->line = 7;
+	l->func = addr < 0x1020 ? "h inlined at a.c:3 in alpha" :
+				  "h inlined at b.c:9 in gamma";
+	return 0;
+}
+
+static void test_lines_inlined(void **state)
+{
+	const uint64_t bins[16] = { 1, 2, 0, 0, 0, 0, 0, 0,
+				    0, 0, 0, 0, 4, 0, 0, 0 };
+	const struct render_syms s = {
+		.funcs = funcs, .nfuncs = 3, .line = inline_line,
+	};
+	struct render_opts o = { .view = RENDER_LINES };
+	struct hist h;
+	char *out;
+
+	(void)state;
+	make_hist(&h, bins, 100);
+	out = render_str(&h, &s, &o);
+	assert_non_null(strstr(out, "        3  42.86     0.030  h.h:7 (h "
+				    "inlined at a.c:3 in alpha)\n"));
+	assert_non_null(strstr(out, "        4  57.14     0.040  h.h:7 (h "
+				    "inlined at b.c:9 in gamma)\n"));
 	free(out);
 	hist_free(&h);
 }
@@ -625,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_stripped),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_lines_all),
+		cmocka_unit_test(test_lines_inlined),
 		cmocka_unit_test(test_bins),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_json),

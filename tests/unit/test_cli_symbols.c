@@ -10,7 +10,7 @@
  * whose size the test zeroes so that its DWARF range must stand in; and
  * what the function view makes of samples outside every bound. C++
  * names demangled (cli_cxx_target.cc, built with g++: templates, a
- * static inline function inlined).
+ * static inline function inlined), and the inlined function's lines.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <link.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,8 +85,7 @@ static void test_self_pie(void **state)
 	uint64_t bias = 0, addr;
 	const struct sym_func *f;
 	struct symtab *st;
-	const char *file;
-	unsigned int line;
+	struct sym_line l;
 	size_t n;
 	int (*volatile fn)(int) = known_function;
 
@@ -102,16 +102,17 @@ static void test_self_pie(void **state)
 	f = symtab_funcs(st, &n);
 	assert_string_equal(sym_func_find(f, n, addr + 1)->name,
 			    "known_function");
-	assert_int_equal(symtab_line(st, addr, &file, &line), 0);
-	assert_string_equal(base_name(file), "test_cli_symbols.c");
-	assert_int_equal(line, known_line);
+	assert_int_equal(symtab_line(st, addr, &l), 0);
+	assert_string_equal(base_name(l.file), "test_cli_symbols.c");
+	assert_int_equal(l.line, known_line);
+	assert_string_equal(l.func, "known_function");
 	symtab_close(st);
 }
 
-/* The line of the marker comment @marker in cli_sym_target.c. */
-static unsigned int marker_line(const char *marker)
+/* The line of the marker comment @marker in @path. */
+static unsigned int marker_line_in(const char *path, const char *marker)
 {
-	FILE *f = fopen(TARGET_SRC, "r");
+	FILE *f = fopen(path, "r");
 	unsigned int n = 0;
 	char buf[512];
 
@@ -124,8 +125,14 @@ static unsigned int marker_line(const char *marker)
 		}
 	}
 	fclose(f);
-	fail_msg("no %s in %s", marker, TARGET_SRC);
+	fail_msg("no %s in %s", marker, path);
 	return 0;
+}
+
+/* The line of the marker comment @marker in cli_sym_target.c. */
+static unsigned int marker_line(const char *marker)
+{
+	return marker_line_in(TARGET_SRC, marker);
 }
 
 /* The addresses the target prints of its two functions. */
@@ -147,8 +154,7 @@ static void test_target(void **state)
 	const struct sym_func *fa, *fb, *all;
 	uint64_t alpha, beta;
 	struct symtab *st;
-	const char *file;
-	unsigned int line;
+	struct sym_line l;
 	size_t n;
 
 	(void)state;
@@ -169,13 +175,14 @@ static void test_target(void **state)
 	for (size_t i = 1; i < n; i++)
 		assert_true(all[i - 1].end <= all[i].addr);
 
-	assert_int_equal(symtab_line(st, alpha, &file, &line), 0);
-	assert_string_equal(base_name(file), "cli_sym_target.c");
-	assert_int_equal(line, marker_line("TARGET_ALPHA_LINE"));
-	assert_int_equal(symtab_line(st, beta, &file, &line), 0);
-	assert_int_equal(line, marker_line("TARGET_BETA_LINE"));
+	assert_int_equal(symtab_line(st, alpha, &l), 0);
+	assert_string_equal(base_name(l.file), "cli_sym_target.c");
+	assert_int_equal(l.line, marker_line("TARGET_ALPHA_LINE"));
+	assert_string_equal(l.func, "target_alpha");
+	assert_int_equal(symtab_line(st, beta, &l), 0);
+	assert_int_equal(l.line, marker_line("TARGET_BETA_LINE"));
 	/* No line below the text. */
-	assert_int_equal(symtab_line(st, 0x10, &file, &line), -1);
+	assert_int_equal(symtab_line(st, 0x10, &l), -1);
 	symtab_close(st);
 }
 
@@ -185,8 +192,7 @@ static void test_dynsym_only(void **state)
 	const struct sym_func *f;
 	uint64_t alpha, beta;
 	struct symtab *st;
-	const char *file;
-	unsigned int line;
+	struct sym_line l;
 
 	(void)state;
 	target_addrs(&alpha, &beta);
@@ -195,7 +201,7 @@ static void test_dynsym_only(void **state)
 	assert_non_null(f);
 	assert_int_equal(f->addr, alpha);
 	assert_null(find_name(st, "known_function"));
-	assert_int_equal(symtab_line(st, alpha, &file, &line), -1);
+	assert_int_equal(symtab_line(st, alpha, &l), -1);
 	symtab_close(st);
 }
 
@@ -203,15 +209,14 @@ static void test_dynsym_only(void **state)
 static void test_no_symbols(void **state)
 {
 	struct symtab *st;
-	const char *file;
-	unsigned int line;
+	struct sym_line l;
 	size_t n = 99;
 
 	(void)state;
 	st = open_ok(TARGET ".nosyms");
 	symtab_funcs(st, &n);
 	assert_int_equal(n, 0);
-	assert_int_equal(symtab_line(st, 0x401000, &file, &line), -1);
+	assert_int_equal(symtab_line(st, 0x401000, &l), -1);
 	assert_int_equal(symtab_ptr_size(st), 8);
 	symtab_close(st);
 }
@@ -552,6 +557,48 @@ static void test_cxx_names(void **state)
 	symtab_close(st);
 }
 
+/*
+ * --lines in the C++ program: square()'s line, inlined into squares(),
+ * is named as eu-addr2line -f names it, with the call's file and line;
+ * squares()'s own lines name squares() alone.
+ */
+static void test_cxx_inlined_lines(void **state)
+{
+	unsigned int sq = marker_line_in(CXX_SRC, "CXX_SQUARE_LINE");
+	unsigned int call = marker_line_in(CXX_SRC, "CXX_CALL_LINE");
+	const struct sym_func *f;
+	bool inlined = false, own = false;
+	struct symtab *st;
+	struct sym_line l;
+	char want[64];
+	uint64_t a;
+
+	(void)state;
+	st = open_ok(CXX);
+	f = find_name(st, "ns::squares(int)");
+	assert_non_null(f);
+	snprintf(want, sizeof(want), "/cli_cxx_target.cc:%u in "
+		 "ns::squares(int)", call);
+	for (a = f->addr; a < f->end; a++) {
+		if (symtab_line(st, a, &l))
+			continue;
+		assert_string_equal(base_name(l.file), "cli_cxx_target.cc");
+		assert_non_null(l.func);
+		if (l.line == sq) {
+			inlined = true;
+			assert_memory_equal(l.func, "square inlined at ", 18);
+			if (!strstr(l.func, want))
+				fail_msg("%#llx: \"%s\", want \"...%s\"",
+					 (unsigned long long)a, l.func, want);
+		} else if (!strcmp(l.func, "ns::squares(int)")) {
+			own = true;
+		}
+	}
+	assert_true(inlined);
+	assert_true(own);
+	symtab_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -567,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_bounds_unknown_rows),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_cxx_names),
+		cmocka_unit_test(test_cxx_inlined_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
