@@ -20,7 +20,7 @@ struct row {
 	const char *name;	/* function; source file in the line view */
 	const char *func;	/* line and bin views: function, or NULL */
 	unsigned int line;	/* line view */
-	uint64_t addr, end;	/* extent, or first bin's, or the bin's */
+	uint64_t addr, end;	/* bounds, or first bin's, or the bin's */
 	double count;
 	uint64_t calls;
 };

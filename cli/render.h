@@ -34,7 +34,7 @@ enum render_format {
 
 /**
  * struct render_syms - what the renderers know of the program
- * @funcs: functions sorted by address, extents disjoint (may be NULL)
+ * @funcs: functions sorted by address, bounds disjoint (may be NULL)
  * @nfuncs: their number
  * @line: source line of an address: 0 and *l (a NULL l->func: the line
  *	view names the function of @funcs there), or -1; NULL if there is
