@@ -12,6 +12,7 @@
 
 #include "profil.h"
 #include "internal.h"
+#include "attrib.h"
 #include "render.h"
 
 /* One output row of any view. */
@@ -19,7 +20,7 @@ struct row {
 	const char *name;	/* function; source file in the line view */
 	const char *func;	/* line and bin views: function, or NULL */
 	unsigned int line;	/* line view */
-	uint64_t addr, end;	/* extent, or first bin's, or the bin's */
+	uint64_t addr, end;	/* bounds, or first bin's, or the bin's */
 	double count;
 	uint64_t calls;
 };
@@ -31,6 +32,8 @@ struct rows {
 	double unknown;		/* samples no row holds */
 	uint64_t bytes;		/* bytes the histogram covers */
 	bool has_calls;
+	struct attrib attrib;	/* the function view's: its unknown gaps */
+	const struct render_syms *syms;
 };
 
 static int rows_add(struct rows *r, const struct row *row)
@@ -74,46 +77,14 @@ static bool next_bin(struct bin_walk *w, bool all, uint64_t *lo,
 	return false;
 }
 
-/* First function whose extent ends above @addr (ends are sorted too). */
-static size_t first_ending_after(const struct render_syms *s, uint64_t addr)
+/* --sort: unknown gaps by count too (they are in address order). */
+static int cmp_gap(const void *a, const void *b)
 {
-	size_t lo = 0, hi = s->nfuncs, mid;
+	const struct attrib_gap *x = a, *y = b;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (s->funcs[mid].end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Spreads @c samples of [lo, hi) over the functions; returns the rest. */
-static double spread_bin(const struct render_syms *s, double *counts,
-			 uint64_t lo, uint64_t hi, double c)
-{
-	const struct sym_func *f;
-	double credited = 0, share;
-	uint64_t a, b;
-	size_t j;
-
-	if (hi <= lo) {
-		f = sym_func_find(s->funcs, s->nfuncs, lo);
-		if (!f)
-			return c;
-		counts[f - s->funcs] += c;
-		return 0;
-	}
-	for (j = first_ending_after(s, lo);
-	     j < s->nfuncs && s->funcs[j].addr < hi; j++) {
-		a = s->funcs[j].addr > lo ? s->funcs[j].addr : lo;
-		b = s->funcs[j].end < hi ? s->funcs[j].end : hi;
-		share = c * (double)(b - a) / (double)(hi - lo);
-		counts[j] += share;
-		credited += share;
-	}
-	return c - credited;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
 static void rows_totals(struct rows *r, const struct hist *h)
@@ -128,40 +99,27 @@ static void rows_totals(struct rows *r, const struct hist *h)
 static int build_funcs(struct rows *r, const struct hist *h,
 		       const struct render_syms *s, const struct render_opts *o)
 {
-	double *counts = calloc(s->nfuncs + 1, sizeof(*counts));
-	uint64_t *calls = calloc(s->nfuncs + 1, sizeof(*calls));
-	struct bin_walk w = { .h = h };
-	const struct sym_func *f;
-	uint64_t lo, hi;
-	double c;
+	struct attrib *a = &r->attrib;
 	size_t i;
-	int ret = -1;
 
-	if (!counts || !calls)
-		goto out;
-	while (next_bin(&w, false, &lo, &hi, &c))
-		r->unknown += spread_bin(s, counts, lo, hi, c);
-	for (i = 0; i < h->narcs; i++) {
-		f = sym_func_find(s->funcs, s->nfuncs, h->arcs[i].self_pc);
-		if (f)
-			calls[f - s->funcs] += h->arcs[i].count;
-	}
+	if (attrib_funcs(a, h, s->funcs, s->nfuncs))
+		return -1;
+	r->unknown = a->unknown;
 	r->has_calls = h->narcs > 0;
 	for (i = 0; i < s->nfuncs; i++) {
 		struct row row = {
 			.name = s->funcs[i].name, .addr = s->funcs[i].addr,
-			.end = s->funcs[i].end, .count = counts[i],
-			.calls = calls[i],
+			.end = s->funcs[i].end, .count = a->counts[i],
+			.calls = a->calls[i],
 		};
 
-		if ((o->all || counts[i] > 0 || calls[i]) && rows_add(r, &row))
-			goto out;
+		if ((o->all || a->counts[i] > 0 || a->calls[i]) &&
+		    rows_add(r, &row))
+			return -1;
 	}
-	ret = 0;
-out:
-	free(counts);
-	free(calls);
-	return ret;
+	if (o->sort && a->ngaps > 1)
+		qsort(a->gaps, a->ngaps, sizeof(*a->gaps), cmp_gap);
+	return 0;
 }
 
 static int build_bins(struct rows *r, const struct hist *h,
@@ -181,15 +139,33 @@ static int build_bins(struct rows *r, const struct hist *h,
 	return 0;
 }
 
-static int cmp_line(const void *a, const void *b)
+/* Functions in the line view: NULL (none named) first. */
+static int cmp_func_name(const char *x, const char *y)
 {
-	const struct row *x = a, *y = b;
+	if (!x || !y)
+		return !!x - !!y;
+	return strcmp(x, y);
+}
+
+/* File, line, function (a line inlined in two places is two rows). */
+static int cmp_line_key(const struct row *x, const struct row *y)
+{
 	int c = strcmp(x->name, y->name);
 
 	if (c)
 		return c;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
+	return cmp_func_name(x->func, y->func);
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	int c = cmp_line_key(x, y);
+
+	if (c)
+		return c;
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
@@ -200,26 +176,30 @@ static int build_lines(struct rows *r, const struct hist *h,
 	struct bin_walk w = { .h = h };
 	const struct sym_func *f;
 	struct row row = { .name = NULL };
+	struct sym_line l;
 	uint64_t hi;
 	size_t i, j;
 
 	while (next_bin(&w, o->all && s->line, &row.addr, &hi, &row.count)) {
-		if (!s->line ||
-		    s->line(s->ctx, row.addr, &row.name, &row.line)) {
+		if (!s->line || s->line(s->ctx, row.addr, &l)) {
 			r->unknown += row.count;
 			continue;
 		}
-		f = sym_func_find(s->funcs, s->nfuncs, row.addr);
-		row.func = f ? f->name : NULL;
+		row.name = l.file;
+		row.line = l.line;
+		row.func = l.func;
+		if (!row.func) {
+			f = sym_func_find(s->funcs, s->nfuncs, row.addr);
+			row.func = f ? f->name : NULL;
+		}
 		if (rows_add(r, &row))
 			return -1;
 	}
-	/* One row per file:line, at its lowest address. */
+	/* One row per file:line and function, at its lowest address. */
 	if (r->n > 1)
 		qsort(r->v, r->n, sizeof(*r->v), cmp_line);
 	for (i = 0, j = 0; i < r->n; i++) {
-		if (j && !strcmp(r->v[j - 1].name, r->v[i].name) &&
-		    r->v[j - 1].line == r->v[i].line)
+		if (j && !cmp_line_key(&r->v[j - 1], &r->v[i]))
 			r->v[j - 1].count += r->v[i].count;
 		else
 			r->v[j++] = r->v[i];
@@ -324,6 +304,46 @@ static void text_func_row(FILE *out, const struct rows *r,
 		fprintf(out, "  %s\n", name);
 }
 
+/* Where an unknown gap is: after the function gprof would charge. */
+static void gap_label(FILE *out, const struct rows *r,
+		      const struct attrib_gap *g)
+{
+	const struct render_syms *s = r->syms;
+
+	if (g->next)
+		fprintf(out, "after %s+%#" PRIx64, s->funcs[g->next - 1].name,
+			g->lo - s->funcs[g->next - 1].addr);
+	else if (s->nfuncs)
+		fprintf(out, "before %s", s->funcs[0].name);
+	else
+		fputs("no function symbols", out);
+}
+
+/* -v: one row per gap between functions with unknown samples. */
+static void text_gaps(FILE *out, const struct rows *r, const struct hist *h,
+		      const struct render_opts *o)
+{
+	const struct attrib_gap *g;
+	char *name = NULL;
+	size_t i, len;
+	FILE *mem;
+
+	for (i = 0; i < r->attrib.ngaps; i++) {
+		g = &r->attrib.gaps[i];
+		mem = open_memstream(&name, &len);
+		if (!mem)
+			return;
+		fputs("  ", mem);
+		gap_label(mem, r, g);
+		if (fclose(mem))
+			return;
+		text_func_row(out, r, h, o, name, &(struct row){
+			.addr = g->lo, .end = g->hi }, g->count, -1);
+		free(name);
+		name = NULL;
+	}
+}
+
 static void text_funcs(FILE *out, const struct rows *r, const struct hist *h,
 		       const struct render_opts *o)
 {
@@ -337,12 +357,23 @@ static void text_funcs(FILE *out, const struct rows *r, const struct hist *h,
 	fprintf(out, "  %-32s %9s\n", "function", "load");
 	for (i = 0; i < r->n; i++)
 		text_func_row(out, r, h, o, r->v[i].name, &r->v[i],
-			      r->v[i].count, r->v[i].count /
-			      (double)(r->v[i].end - r->v[i].addr));
+			      r->v[i].count, r->v[i].end > r->v[i].addr ?
+			      r->v[i].count /
+			      (double)(r->v[i].end - r->v[i].addr) : 0);
 	if (r->unknown > 0 || o->all)
 		text_func_row(out, r, h, o, "*unknown*", NULL, r->unknown, -1);
+	if (o->verbose)
+		text_gaps(out, r, h, o);
 	text_func_row(out, r, h, o, "total", NULL, r->total,
 		      r->bytes ? r->total / (double)r->bytes : 0);
+	if (o->gprof && r->attrib.gprof_preceding > 0) {
+		fputs("# gprof would charge ", out);
+		put_count(out, 0, r->attrib.gprof_preceding);
+		fprintf(out, " of the *unknown* samples (%.2f%%) to the "
+			"function whose entry precedes them%s\n",
+			pct(r, r->attrib.gprof_preceding),
+			o->verbose ? "" : " (-v: where)");
+	}
 }
 
 /* One line of the line view: @row's file:line, or @name's summary row. */
@@ -535,6 +566,28 @@ static void json_row(FILE *out, const struct rows *r, const struct hist *h,
 	fputc('}', out);
 }
 
+/* -v: the unknown gaps, after the function gprof would charge. */
+static void json_gaps(FILE *out, const struct rows *r, const struct hist *h)
+{
+	const struct sym_func *before;
+	const struct attrib_gap *g;
+	size_t i;
+
+	fputs(", \"ranges\": [", out);
+	for (i = 0; i < r->attrib.ngaps; i++) {
+		g = &r->attrib.gaps[i];
+		before = g->next ? &r->syms->funcs[g->next - 1] : NULL;
+		fprintf(out, "%s\n    {\"low\": %" PRIu64 ", \"high\": %"
+			PRIu64 ", ", i ? "," : "", g->lo, g->hi);
+		json_num(out, r, h, g->count);
+		fputs(", \"after\": ", out);
+		json_str(out, before ? before->name : NULL);
+		fprintf(out, ", \"offset\": %" PRIu64 "}",
+			before ? g->lo - before->addr : 0);
+	}
+	fputs(r->attrib.ngaps ? "\n  ]" : "]", out);
+}
+
 static void json(FILE *out, const struct rows *r, const struct hist *h,
 		 const struct render_opts *o, const char *reason)
 {
@@ -557,8 +610,14 @@ static void json(FILE *out, const struct rows *r, const struct hist *h,
 	}
 	fputs(r->n ? "\n  ],\n  \"unknown\": {" : "],\n  \"unknown\": {", out);
 	json_num(out, r, h, r->unknown);
+	if (o->view == RENDER_FUNCS && o->verbose)
+		json_gaps(out, r, h);
 	fputs("},\n  \"total\": {", out);
 	json_num(out, r, h, r->total);
+	if (o->view == RENDER_FUNCS && o->gprof) {
+		fputs("},\n  \"gprof_preceding\": {", out);
+		json_num(out, r, h, r->attrib.gprof_preceding);
+	}
 	fputs("},\n  \"reason\": ", out);
 	json_str(out, reason);
 	fputs("\n}\n", out);
@@ -594,6 +653,7 @@ int render(FILE *out, const struct hist *h, const struct render_syms *s,
 
 	if (!s)
 		s = &none;
+	r.syms = s;
 	rows_totals(&r, h);
 	if (o->view == RENDER_FUNCS)
 		ret = build_funcs(&r, h, s, o);
@@ -603,12 +663,15 @@ int render(FILE *out, const struct hist *h, const struct render_syms *s,
 		ret = build_bins(&r, h, s, o);
 	if (ret) {
 		free(r.v);
+		attrib_free(&r.attrib);
 		errno = ENOMEM;
 		return -1;
 	}
 	/* Floating-point dust from split bins is not a sample. */
 	if (fabs(r.unknown) < 1e-6)
 		r.unknown = 0;
+	if (fabs(r.attrib.gprof_preceding) < 1e-6)
+		r.attrib.gprof_preceding = 0;
 	if (o->sort && r.n > 1)
 		qsort(r.v, r.n, sizeof(*r.v), cmp_count);
 	reason = render_zero_reason(h, o->ticks, why, sizeof(why));
@@ -629,6 +692,7 @@ int render(FILE *out, const struct hist *h, const struct render_syms *s,
 			text_bins(out, &r);
 	}
 	free(r.v);
+	attrib_free(&r.attrib);
 	if (ferror(out) || fflush(out)) {
 		if (!errno)
 			errno = EIO;

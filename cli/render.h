@@ -5,12 +5,10 @@
  * to the FILE given, and learn symbols only through struct render_syms,
  * so unit tests feed them fake ones.
  *
- * Attribution: a bin's count is split between the functions (and the
- * *unknown* gaps) its address range overlaps, in proportion to the
- * overlap, as gprof does; counts may thus be fractional where a bin
- * straddles a function boundary (never with libprofil's 4-byte bins and
- * aligned functions). The per-line view charges a whole bin to the line
- * of its first address.
+ * The function view charges samples to functions as attrib.h says; the
+ * per-line view charges a whole bin to the line of its first address,
+ * one row per file, line and function (inlined code names the function
+ * inlined and where).
  */
 #ifndef PROFIL_CTL_RENDER_H
 #define PROFIL_CTL_RENDER_H
@@ -36,17 +34,17 @@ enum render_format {
 
 /**
  * struct render_syms - what the renderers know of the program
- * @funcs: functions sorted by address, extents disjoint (may be NULL)
+ * @funcs: functions sorted by address, bounds disjoint (may be NULL)
  * @nfuncs: their number
- * @line: source line of an address: 0 and *file, *line, or -1; NULL if
- *	there is no line information
+ * @line: source line of an address: 0 and *l (a NULL l->func: the line
+ *	view names the function of @funcs there), or -1; NULL if there is
+ *	no line information
  * @ctx: passed to @line
  */
 struct render_syms {
 	const struct sym_func *funcs;
 	size_t nfuncs;
-	int (*line)(void *ctx, uint64_t addr, const char **file,
-		    unsigned int *line);
+	int (*line)(void *ctx, uint64_t addr, struct sym_line *l);
 	void *ctx;
 };
 
@@ -70,7 +68,12 @@ struct render_ticks {
  * @sort: by count, highest first (default: address, or file and line)
  * @all: rows with a zero count too (every function, every bin, every
  *	bin's line), and *unknown* when zero
- * @verbose: addresses (and sizes) in the text view
+ * @verbose: addresses (and sizes) in the text view; in the function view
+ *	(text and JSON) the unknown samples' address ranges, one per gap
+ *	between functions, after the function gprof would charge them to
+ * @gprof: the function view says how many unknown samples gprof would
+ *	charge to the function whose entry precedes them (text: a note
+ *	after the table when there are any; JSON: "gprof_preceding")
  * @ticks: the kernel's accounting, or NULL
  */
 struct render_opts {
@@ -79,6 +82,7 @@ struct render_opts {
 	bool sort;
 	bool all;
 	bool verbose;
+	bool gprof;
 	const struct render_ticks *ticks;
 };
 

@@ -75,19 +75,17 @@ int report_check_opts(const struct report_opts *o, const char *cmd,
 	return 0;
 }
 
-static int report_line_cb(void *ctx, uint64_t addr, const char **file,
-			  unsigned int *line)
+static int report_line_cb(void *ctx, uint64_t addr, struct sym_line *l)
 {
-	return symtab_line(ctx, addr, file, line);
+	return symtab_line(ctx, addr, l);
 }
 
-int report_render_cmd(const char *cmd, const struct hist *h,
-		      const struct report_opts *o, FILE *out)
+/* Renders @h with the symbols of @st (NULL: none). */
+static int report_render_symtab(const char *cmd, const struct hist *h,
+				const struct report_opts *o,
+				struct symtab *st, FILE *out)
 {
-	const char *binary = o->binary ? o->binary : h->binary;
 	struct render_syms syms = { .funcs = NULL };
-	struct symtab *st = NULL;
-	char err[256];
 	int ret;
 
 	if (o->gmon) {
@@ -99,12 +97,7 @@ int report_render_cmd(const char *cmd, const struct hist *h,
 		}
 		return 0;
 	}
-	if (binary) {
-		st = symtab_open(binary, err, sizeof(err));
-		if (!st) {
-			ctl_errorf(cmd, "%s: %s", binary, err);
-			return -1;
-		}
+	if (st) {
 		syms.funcs = symtab_funcs(st, &syms.nfuncs);
 		syms.line = report_line_cb;
 		syms.ctx = st;
@@ -112,6 +105,25 @@ int report_render_cmd(const char *cmd, const struct hist *h,
 	ret = render(out, h, &syms, &o->render);
 	if (ret)
 		ctl_perror(cmd);
+	return ret;
+}
+
+int report_render_cmd(const char *cmd, const struct hist *h,
+		      const struct report_opts *o, FILE *out)
+{
+	const char *binary = o->binary ? o->binary : h->binary;
+	struct symtab *st = NULL;
+	char err[256];
+	int ret;
+
+	if (binary && !o->gmon) {
+		st = symtab_open(binary, err, sizeof(err));
+		if (!st) {
+			ctl_errorf(cmd, "%s: %s", binary, err);
+			return -1;
+		}
+	}
+	ret = report_render_symtab(cmd, h, o, st, out);
 	symtab_close(st);
 	return ret;
 }
@@ -134,28 +146,15 @@ static const struct ctl_option report_options[] = {
 	{ { NULL, 0, NULL, 0 }, NULL, NULL },
 };
 
-/* The binary's pointer width, or the host's when it cannot be read. */
-static unsigned int report_ptr_size(const char *binary)
-{
-	unsigned int size = sizeof(void *);
-	struct symtab *st;
-	char err[256];
-
-	st = binary ? symtab_open(binary, err, sizeof(err)) : NULL;
-	if (st)
-		size = symtab_ptr_size(st);
-	symtab_close(st);
-	return size;
-}
-
 int cmd_report(int argc, char **argv)
 {
 	const char *gmon = NULL, *binary = NULL, *output = NULL;
 	struct hist h = { .rate = 0 };
+	struct symtab *st = NULL;
 	struct report_opts o;
 	char err[512];
 	FILE *out = stdout;
-	int c, ret;
+	int c, ret = -1;
 
 	report_opts_init(&o);
 	optind = 1;
@@ -208,32 +207,46 @@ int cmd_report(int argc, char **argv)
 				   "program with -e)", strerror(errno));
 	}
 
-	if (gmon_read_file(gmon, report_ptr_size(binary), &h, err,
-			   sizeof(err))) {
-		ctl_errorf(argv[0], "%s: %s", gmon, err);
-		return CTL_EXIT_FAIL;
+	/*
+	 * The binary is read once, for its pointer width and its symbols
+	 * (a second read would look for its debuginfo again, debuginfod
+	 * included). --format=gmon needs only the width: a binary it
+	 * cannot read leaves the host's.
+	 */
+	ret = -1;
+	o.render.gprof = true;	/* a gmon.out is gprof's: compare */
+	if (binary) {
+		st = symtab_open(binary, err, sizeof(err));
+		if (!st && !o.gmon) {
+			ctl_errorf(argv[0], "%s: %s", binary, err);
+			return CTL_EXIT_FAIL;
+		}
 	}
-	o.binary = binary;
+	if (gmon_read_file(gmon, st ? symtab_ptr_size(st) : sizeof(void *),
+			   &h, err, sizeof(err))) {
+		ctl_errorf(argv[0], "%s: %s", gmon, err);
+		goto out;
+	}
 	if (binary && !(h.binary = strdup(binary))) {
 		ctl_perror(argv[0]);
-		hist_free(&h);
-		return CTL_EXIT_FAIL;
+		goto out;
 	}
 	if (output) {
 		out = fopen(output, o.gmon ? "wbe" : "we");
 		if (!out) {
 			ctl_errorf(argv[0], "%s: %s", output, strerror(errno));
-			hist_free(&h);
-			return CTL_EXIT_FAIL;
+			goto out;
 		}
 	}
-	ret = report_render(&h, &o, out);
+	ret = report_render_symtab(argv[0], &h, &o, st, out);
 	if (output && fclose(out) && !ret) {
 		ctl_errorf(argv[0], "%s: %s", output, strerror(errno));
 		ret = -1;
 	}
 	if (ret && output)
 		unlink(output);
+out:
+	symtab_close(st);
 	hist_free(&h);
 	return ret ? CTL_EXIT_FAIL : CTL_EXIT_OK;
 }

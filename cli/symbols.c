@@ -2,12 +2,15 @@
 /*
  * Function and line symbolization through libdwfl, which finds the
  * symbol table (.symtab, .gnu_debugdata, separate debuginfo, .dynsym)
- * and DWARF for us; nothing here parses ELF or DWARF by hand.
+ * and DWARF for us; nothing here parses ELF or DWARF by hand. The DWARF
+ * lookups are in symbols_dwarf.c; C++ names are demangled by
+ * demangle.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <search.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +18,9 @@
 #include <unistd.h>
 #include <elfutils/libdwfl.h>
 
+#include "demangle.h"
 #include "symbols.h"
+#include "symbols_dwarf.h"
 
 struct symtab {
 	Dwfl *dwfl;
@@ -24,13 +29,103 @@ struct symtab {
 	unsigned int ptr_size;
 	struct sym_func *funcs;
 	size_t nfuncs;
+	char **misses;		/* debuginfo lookups that found nothing */
+	size_t nmisses;
+	void *strings;		/* tsearch() tree: the names we made */
 };
+
+/*
+ * libdwfl looks for a module's separate debuginfo (build-id, debuglink,
+ * then debuginfod when DEBUGINFOD_URLS is set) once for its symbol table
+ * and again for its DWARF when the first look found nothing: it caches
+ * only what it found. Each look can be a debuginfod query, so remember
+ * the misses, by debuglink name (the main lookup passes the file's
+ * .gnu_debuglink, or none; a dwz alt file lookup passes its name).
+ */
+static int find_debuginfo_once(Dwfl_Module *mod, void **userdata,
+			       const char *modname, Dwarf_Addr base,
+			       const char *file_name,
+			       const char *debuglink_file,
+			       GElf_Word debuglink_crc,
+			       char **debuginfo_file_name)
+{
+	struct symtab *st = *userdata;
+	const char *key = debuglink_file ? debuglink_file : "";
+	char **nm;
+	size_t i;
+	int fd;
+
+	for (i = 0; st && i < st->nmisses; i++)
+		if (!strcmp(st->misses[i], key))
+			return -1;
+	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base,
+					  file_name, debuglink_file,
+					  debuglink_crc, debuginfo_file_name);
+	if (fd >= 0 || !st)
+		return fd;
+	nm = realloc(st->misses, (st->nmisses + 1) * sizeof(*nm));
+	if (!nm)
+		return fd;
+	st->misses = nm;
+	nm[st->nmisses] = strdup(key);
+	if (nm[st->nmisses])
+		st->nmisses++;
+	return fd;
+}
 
 static const Dwfl_Callbacks symtab_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_debuginfo_once,
 	.section_address = dwfl_offline_section_address,
 };
+
+static void symtab_free_misses(struct symtab *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nmisses; i++)
+		free(st->misses[i]);
+	free(st->misses);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/*
+ * Keeps the malloc'ed string @s until symtab_close(), once: an equal one
+ * kept before is returned instead and @s freed. NULL on ENOMEM (@s
+ * freed) or if @s is NULL.
+ */
+static const char *symtab_keep(struct symtab *st, char *s)
+{
+	char **node;
+
+	if (!s)
+		return NULL;
+	node = tsearch(s, &st->strings, cmp_str);
+	if (!node) {
+		free(s);
+		return NULL;
+	}
+	if (*node != s)
+		free(s);
+	return *node;
+}
+
+/* C++ names demangled; others as they are. */
+static void demangle_funcs(struct symtab *st)
+{
+	const char *d;
+	size_t i;
+
+	for (i = 0; i < st->nfuncs; i++) {
+		d = symtab_keep(st, demangle(st->funcs[i].name));
+		if (d)
+			st->funcs[i].name = d;
+	}
+}
 
 static bool is_function(const GElf_Sym *s)
 {
@@ -40,21 +135,32 @@ static bool is_function(const GElf_Sym *s)
 	       s->st_shndx != SHN_UNDEF;
 }
 
-/* gprof's preference among aliases: global over local, no leading '_'. */
-static int alias_rank(const struct sym_func *f, int global)
+/* A function symbol, before aliases are merged and bounds are set. */
+struct func_sym {
+	uint64_t addr;
+	uint64_t size;
+	const char *name;
+	int rank;
+};
+
+/*
+ * gprof's preference among aliases: global over local, no leading '_'
+ * (a C++ mangled name, "_Z...", counts as one without).
+ */
+static int alias_rank(const char *name, bool global)
 {
-	return (global ? 2 : 0) + (f->name[0] != '_');
+	return (global ? 2 : 0) +
+	       (name[0] != '_' || !strncmp(name, "_Z", 2));
 }
 
-static int cmp_func(const void *a, const void *b)
+static int cmp_sym(const void *a, const void *b)
 {
-	const struct sym_func *x = a, *y = b;
+	const struct func_sym *x = a, *y = b;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* Best alias first: end holds the rank until extents are set. */
-	if (x->end != y->end)
-		return x->end > y->end ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;	/* best alias first */
 	return strcmp(x->name, y->name);
 }
 
@@ -70,53 +176,106 @@ static uint64_t section_end(struct symtab *st, uint64_t addr)
 	return addr - a + shdr.sh_size;
 }
 
-static int symtab_load_funcs(struct symtab *st)
+/*
+ * The end of the function at link-time @addr: its ELF size, else the
+ * range of its DWARF subprogram, else @addr (bounds unknown: it gets no
+ * samples). Never past the end of its section.
+ */
+static uint64_t func_end(struct symtab *st, uint64_t addr, uint64_t size)
 {
-	int n = dwfl_module_getsymtab(st->mod), i;
-	size_t k = 0, j;
-	GElf_Sym sym;
+	uint64_t end = addr, sec = section_end(st, addr);
+	Dwarf_Addr dw;
+
+	if (size)
+		end = size > UINT64_MAX - addr ? UINT64_MAX : addr + size;
+	else if (!symbols_dwarf_func_end(st->mod, addr + st->bias, &dw) &&
+		 dw > addr + st->bias)
+		end = dw - st->bias;
+	if (sec > addr && end > sec)
+		end = sec;
+	return end;
+}
+
+/* The function symbols of the module (aux .gnu_debugdata ones too). */
+static size_t collect_syms(struct symtab *st, struct func_sym *syms, int n)
+{
 	GElf_Addr addr;
 	const char *name;
-	uint64_t end;
+	GElf_Sym sym;
+	size_t k = 0;
+	int i;
 
-	if (n <= 0)
-		return 0;	/* stripped: no functions */
-	st->funcs = calloc((size_t)n, sizeof(*st->funcs));
-	if (!st->funcs)
-		return -1;
 	for (i = 1; i < n; i++) {
 		name = dwfl_module_getsym_info(st->mod, i, &sym, &addr, NULL,
 					       NULL, NULL);
 		if (!name || !*name || !is_function(&sym) || addr < st->bias)
 			continue;
-		st->funcs[k] = (struct sym_func){
-			.addr = addr - st->bias, .name = name,
+		syms[k++] = (struct func_sym){
+			.addr = addr - st->bias, .size = sym.st_size,
+			.name = name,
+			.rank = alias_rank(name, GELF_ST_BIND(sym.st_info) !=
+					   STB_LOCAL),
 		};
-		st->funcs[k].end = (uint64_t)alias_rank(&st->funcs[k],
-			GELF_ST_BIND(sym.st_info) != STB_LOCAL);
-		k++;
 	}
-	qsort(st->funcs, k, sizeof(*st->funcs), cmp_func);
-	/* Keep the first (best) alias of each address. */
-	for (i = 0, j = 0; (size_t)i < k; i++)
-		if (!j || st->funcs[j - 1].addr != st->funcs[i].addr)
-			st->funcs[j++] = st->funcs[i];
-	st->nfuncs = j;
-	for (j = 0; j < st->nfuncs; j++) {
-		end = section_end(st, st->funcs[j].addr);
-		if (j + 1 < st->nfuncs &&
-		    (!end || st->funcs[j + 1].addr < end))
-			end = st->funcs[j + 1].addr;
-		if (end <= st->funcs[j].addr)
-			end = st->funcs[j].addr + 1;
-		st->funcs[j].end = end;
+	return k;
+}
+
+/*
+ * One function per address (the best alias's name, the largest size),
+ * with its bounds (func_end()). Where a function starts inside the one
+ * before it, that one ends there; a symbol without bounds inside a
+ * function is a label in it, not a function of its own.
+ */
+static void set_bounds(struct symtab *st, const struct func_sym *syms,
+		       size_t n)
+{
+	size_t i, j, k = 0;
+	uint64_t size, end;
+
+	for (i = 0; i < n; i = j) {
+		size = syms[i].size;
+		for (j = i + 1; j < n && syms[j].addr == syms[i].addr; j++)
+			if (syms[j].size > size)
+				size = syms[j].size;
+		end = func_end(st, syms[i].addr, size);
+		if (k && st->funcs[k - 1].end > syms[i].addr) {
+			if (end == syms[i].addr)
+				continue;
+			st->funcs[k - 1].end = syms[i].addr;
+		}
+		st->funcs[k++] = (struct sym_func){
+			.addr = syms[i].addr, .end = end, .name = syms[i].name,
+		};
 	}
+	st->nfuncs = k;
+}
+
+static int symtab_load_funcs(struct symtab *st)
+{
+	int n = dwfl_module_getsymtab(st->mod);
+	struct func_sym *syms;
+	size_t k;
+
+	if (n <= 0)
+		return 0;	/* stripped: no functions */
+	syms = calloc((size_t)n, sizeof(*syms));
+	st->funcs = calloc((size_t)n, sizeof(*st->funcs));
+	if (!syms || !st->funcs) {
+		free(syms);
+		return -1;
+	}
+	k = collect_syms(st, syms, n);
+	qsort(syms, k, sizeof(*syms), cmp_sym);
+	set_bounds(st, syms, k);
+	free(syms);
+	demangle_funcs(st);
 	return 0;
 }
 
 struct symtab *symtab_open(const char *path, char *err, size_t errlen)
 {
 	struct symtab *st = calloc(1, sizeof(*st));
+	void **userdata;
 	Elf *elf;
 	int fd;
 
@@ -139,6 +298,10 @@ struct symtab *symtab_open(const char *path, char *err, size_t errlen)
 	st->mod = dwfl_report_offline(st->dwfl, "", path, fd);
 	if (!st->mod || dwfl_report_end(st->dwfl, NULL, NULL))
 		goto err_dwfl;
+	/* For find_debuginfo_once(), before anything looks for debuginfo. */
+	dwfl_module_info(st->mod, &userdata, NULL, NULL, NULL, NULL, NULL,
+			 NULL);
+	*userdata = st;
 	elf = dwfl_module_getelf(st->mod, &st->bias);
 	if (!elf)
 		goto err_dwfl;
@@ -155,6 +318,8 @@ err_end:
 	if (st->dwfl)
 		dwfl_end(st->dwfl);
 err_free:
+	symtab_free_misses(st);
+	tdestroy(st->strings, free);
 	free(st->funcs);
 	free(st);
 	return NULL;
@@ -165,6 +330,8 @@ void symtab_close(struct symtab *st)
 	if (!st)
 		return;
 	dwfl_end(st->dwfl);
+	symtab_free_misses(st);
+	tdestroy(st->strings, free);
 	free(st->funcs);
 	free(st);
 }
@@ -180,20 +347,21 @@ unsigned int symtab_ptr_size(const struct symtab *st)
 	return st->ptr_size;
 }
 
-int symtab_line(struct symtab *st, uint64_t addr, const char **file,
-		unsigned int *line)
+int symtab_line(struct symtab *st, uint64_t addr, struct sym_line *l)
 {
-	Dwfl_Line *l = dwfl_module_getsrc(st->mod, addr + st->bias);
+	Dwfl_Line *dl = dwfl_module_getsrc(st->mod, addr + st->bias);
 	const char *src;
 	int lineno = 0;
 
-	if (!l)
+	if (!dl)
 		return -1;
-	src = dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL);
+	src = dwfl_lineinfo(dl, NULL, &lineno, NULL, NULL, NULL);
 	if (!src || lineno <= 0)
 		return -1;
-	*file = src;
-	*line = (unsigned int)lineno;
+	l->file = src;
+	l->line = (unsigned int)lineno;
+	l->func = symtab_keep(st, symbols_dwarf_func(st->mod,
+						      addr + st->bias));
 	return 0;
 }
 

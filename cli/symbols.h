@@ -13,10 +13,12 @@
 /**
  * struct sym_func - one function, as a renderer sees it
  * @addr: entry (link-time)
- * @end: end of its extent: the next function's entry or the end of its
- *	section, whichever comes first (gprof's and readprofile's rule, so
- *	alignment padding counts for the function before it)
- * @name: its name
+ * @end: end of its bounds (exclusive): @addr plus its ELF symbol's size,
+ *	else the end of its DWARF subprogram's range that starts at @addr,
+ *	else @addr itself (bounds unknown: no address is inside). Padding
+ *	between functions, and code no symbol names (a static function
+ *	stripped to .dynsym), is inside none
+ * @name: its name, demangled if it is a C++ one
  */
 struct sym_func {
 	uint64_t addr;
@@ -39,7 +41,9 @@ struct symtab *symtab_open(const char *path, char *err, size_t errlen);
 void symtab_close(struct symtab *st);
 
 /**
- * symtab_funcs() - the functions, sorted by @addr, extents disjoint
+ * symtab_funcs() - the functions, sorted by @addr, bounds disjoint (a
+ * function that starts inside another ends that one; an unbounded symbol
+ * inside a function is not listed)
  * Return: the array (valid until symtab_close()), its length in *@n.
  */
 const struct sym_func *symtab_funcs(const struct symtab *st, size_t *n);
@@ -48,15 +52,28 @@ const struct sym_func *symtab_funcs(const struct symtab *st, size_t *n);
 unsigned int symtab_ptr_size(const struct symtab *st);
 
 /**
- * symtab_line() - the source line of @addr
- * Return: 0 and *@file, *@line (the file name valid until
- * symtab_close()), or -1 if the file has no line information there.
+ * struct sym_line - the source of an address
+ * @file: the source file, as DWARF names it
+ * @line: the line
+ * @func: the function that line is in, with those it is inlined into
+ *	("f inlined at FILE:LINE in g", as eu-addr2line -f), or NULL if
+ *	DWARF names none
  */
-int symtab_line(struct symtab *st, uint64_t addr, const char **file,
-		unsigned int *line);
+struct sym_line {
+	const char *file;
+	unsigned int line;
+	const char *func;
+};
 
 /**
- * sym_func_find() - the function whose extent holds @addr, or NULL
+ * symtab_line() - the source line of @addr, and its function (DWARF)
+ * Return: 0 and *@l (its strings valid until symtab_close()), or -1 if
+ * the file has no line information there.
+ */
+int symtab_line(struct symtab *st, uint64_t addr, struct sym_line *l);
+
+/**
+ * sym_func_find() - the function whose bounds hold @addr, or NULL
  * (binary search in @funcs)
  */
 const struct sym_func *sym_func_find(const struct sym_func *funcs, size_t n,

@@ -6,9 +6,9 @@
 # resolved from the linux-image-$KFLAVOUR metapackage, never hard-coded.
 set -euo pipefail
 
-PKGS=(build-essential pkg-config perl python3 bc cpio kmod
+PKGS=(build-essential g++ pkg-config perl python3 bc cpio kmod
       qemu-system-x86 busybox-static
-      libmnl-dev libcmocka-dev libelf-dev libdw-dev
+      libmnl-dev libcmocka-dev libelf-dev libdw-dev libdebuginfod1
       sparse clang-format binutils rsync clang libclang-rt-14-dev
       linux-headers-amd64 linux-source-6.1 xz-utils
       flex bison)

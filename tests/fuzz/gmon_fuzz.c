@@ -26,14 +26,16 @@ static const struct sym_func funcs[] = {
 	{ UINT64_MAX - 0x10, UINT64_MAX, "f4" },
 };
 
-static int fake_line(void *ctx, uint64_t addr, const char **file,
-		     unsigned int *line)
+static int fake_line(void *ctx, uint64_t addr, struct sym_line *l)
 {
 	(void)ctx;
 	if (addr & 0x40)
 		return -1;
-	*file = (addr & 0x80) ? "a.c" : "b.c";
-	*line = (unsigned int)(addr >> 3) & 0xff;
+	l->file = (addr & 0x80) ? "a.c" : "b.c";
+	l->line = (unsigned int)(addr >> 3) & 0xff;
+	/* Inlined or not, or no name: rows split by function too. */
+	l->func = (addr & 0x100) ? "f inlined at b.c:3 in g" :
+		  (addr & 0x200) ? NULL : "g";
 	return 0;
 }
 
@@ -64,7 +66,7 @@ static void exercise(FILE *sink, const struct hist *h, unsigned int ptr,
 	};
 	struct render_opts o = {
 		.view = pick % 3, .format = pick / 3 % 3, .sort = pick & 16,
-		.all = pick & 32, .verbose = pick & 64,
+		.all = pick & 32, .verbose = pick & 64, .gprof = pick & 128,
 	};
 	struct hist back = { .rate = 0 };
 	char err[256], *buf = NULL;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * profil-ctl's renderers (cli/render.c) with fake symbols: attribution
- * (whole and split bins, *unknown*), order, totals, --sort, -a, -v, the
+ * (whole and split bins, *unknown*, its gaps and what gprof would charge
+ * instead), order, totals, --sort, -a, -v, the
  * line and bin views, CSV, JSON, the reasons for an empty profile, and
  * the gmon.out rewrite read back.
  */
@@ -169,6 +170,105 @@ static void test_split_bin(void **state)
 	assert_true(count_of(out, "*unknown*") == 4);
 	assert_true(count_of(out, "total") == 12);
 	free(out);
+	/* -v: the unknown half of bin 1, after right's bounds. */
+	o.verbose = true;
+	out = render_str(&h, &s, &o);
+	assert_non_null(strstr(out, "0000000000001006        2         4  "
+				    "33.33     0.400    after right+0x4\n"));
+	free(out);
+	hist_free(&h);
+}
+
+/*
+ * Unknown samples by gap (-v), named after the function gprof would
+ * charge: before alpha (nothing precedes: not gprof's), in [0x1020,
+ * 0x1030) after beta, past gamma. --sort orders the gaps by count too;
+ * the gprof note counts all but the first.
+ */
+static void test_unknown_gaps(void **state)
+{
+	const uint64_t bins[8] = { 1, 0, 0, 0, 0, 0, 0, 0 };
+	const uint64_t more[16] = { 0, 0, 0, 0, 0, 0, 0, 0,
+				    3, 0, 4, 0, 0, 0, 0, 0 };
+	const uint64_t tail[2] = { 8, 2 };
+	struct render_opts o = { .view = RENDER_FUNCS, .verbose = true,
+				 .gprof = true };
+	struct hist h = { .rate = 100 };
+	char *out;
+
+	(void)state;
+	/* 1 at [0xfe0, 0xfe4); 3 + 4 in the gap; 8 + 2 past gamma. */
+	assert_int_equal(hist_add_range(&h, 0xfe0, 0x1000, bins, 8), 0);
+	assert_int_equal(hist_add_range(&h, 0x1000, 0x1040, more, 16), 0);
+	assert_int_equal(hist_add_range(&h, 0x1040, 0x1048, tail, 2), 0);
+	out = render_str(&h, &syms, &o);
+	assert_true(count_of(out, "*unknown*") == 1 + 7 + 10);
+	assert_non_null(strstr(out, "0000000000000fe0        4         1   "
+				    "5.56     0.010    before alpha\n"));
+	assert_non_null(strstr(out, "0000000000001020       12         7  "
+				    "38.89     0.070    after beta+0x10\n"));
+	assert_non_null(strstr(out, "0000000000001040        8        10  "
+				    "55.56     0.100    after gamma+0x10\n"));
+	assert_non_null(strstr(out, "# gprof would charge 17 of the "
+				    "*unknown* samples (94.44%) to the "
+				    "function whose entry precedes them\n"));
+	/* Address order, after *unknown*, before total. */
+	assert_true(row_of(out, "*unknown*") < strstr(out, "before alpha"));
+	assert_true(strstr(out, "before alpha") < strstr(out, "after beta"));
+	assert_true(strstr(out, "after gamma") < row_of(out, "total"));
+	free(out);
+
+	o.sort = true;
+	out = render_str(&h, &syms, &o);
+	assert_true(strstr(out, "after gamma") < strstr(out, "after beta"));
+	assert_true(strstr(out, "after beta") < strstr(out, "before alpha"));
+	free(out);
+
+	/* Without -v: the sum only; the note says where to look. */
+	o = (struct render_opts){ .view = RENDER_FUNCS, .gprof = true };
+	out = render_str(&h, &syms, &o);
+	assert_null(strstr(out, "after beta"));
+	assert_non_null(strstr(out, "precedes them (-v: where)\n"));
+	free(out);
+	/* Not report's: no note. */
+	o.gprof = false;
+	out = render_str(&h, &syms, &o);
+	assert_null(strstr(out, "gprof"));
+	free(out);
+
+	o = (struct render_opts){ .view = RENDER_FUNCS, .verbose = true,
+				  .gprof = true, .format = RENDER_JSON };
+	out = render_str(&h, &syms, &o);
+	assert_non_null(strstr(out,
+		"  \"unknown\": {\"count\": 18, \"percent\": 100.0000, "
+		"\"seconds\": 0.180000, \"ranges\": [\n"
+		"    {\"low\": 4064, \"high\": 4068, \"count\": 1, "
+		"\"percent\": 5.5556, \"seconds\": 0.010000, \"after\": "
+		"null, \"offset\": 0},\n"
+		"    {\"low\": 4128, \"high\": 4140, \"count\": 7, "));
+	assert_non_null(strstr(out, "\"after\": \"beta\", \"offset\": 16},"));
+	assert_non_null(strstr(out, "  \"gprof_preceding\": {\"count\": 17, "));
+	free(out);
+	hist_free(&h);
+}
+
+/* No symbols at all: one gap, and nothing gprof could charge. */
+static void test_unknown_no_symbols(void **state)
+{
+	const uint64_t bins[16] = { 0, 2, 0, 3 };
+	struct render_opts o = { .view = RENDER_FUNCS, .verbose = true,
+				 .gprof = true };
+	struct hist h;
+	char *out;
+
+	(void)state;
+	make_hist(&h, bins, 100);
+	out = render_str(&h, NULL, &o);
+	assert_non_null(strstr(out, "0000000000001004       12         5 "
+				    "100.00     0.050    no function "
+				    "symbols\n"));
+	assert_null(strstr(out, "gprof would"));
+	free(out);
 	hist_free(&h);
 }
 
@@ -273,18 +373,18 @@ static const char *const fake_files[] = { "b.c", "a.c" };
 
 /* Fake lines: [0x1000, 0x1020) is b.c, 4 bytes a line from line 10;
  * [0x1030, 0x1040) is a.c:1; the gap has none. */
-static int fake_line(void *ctx, uint64_t addr, const char **file,
-		     unsigned int *line)
+static int fake_line(void *ctx, uint64_t addr, struct sym_line *l)
 {
 	(void)ctx;
+	l->func = NULL;
 	if (addr < 0x1020) {
-		*file = fake_files[0];
-		*line = 10 + (unsigned int)(addr - 0x1000) / 8;
+		l->file = fake_files[0];
+		l->line = 10 + (unsigned int)(addr - 0x1000) / 8;
 		return 0;
 	}
 	if (addr >= 0x1030 && addr < 0x1040) {
-		*file = fake_files[1];
-		*line = 1;
+		l->file = fake_files[1];
+		l->line = 1;
 		return 0;
 	}
 	return -1;
@@ -350,6 +450,39 @@ static void test_lines_all(void **state)
 	assert_true(count_of(out, "*unknown*") == 0);
 	assert_true(count_of(out, "total") == 6);
 	assert_true(row_of(out, "b.c:11") < row_of(out, "b.c:13"));
+	free(out);
+	hist_free(&h);
+}
+
+/* The same line inlined into two functions: one row each. */
+static int inline_line(void *ctx, uint64_t addr, struct sym_line *l)
+{
+	(void)ctx;
+	l->file = "h.h";
+	l->line = 7;
+	l->func = addr < 0x1020 ? "h inlined at a.c:3 in alpha" :
+				  "h inlined at b.c:9 in gamma";
+	return 0;
+}
+
+static void test_lines_inlined(void **state)
+{
+	const uint64_t bins[16] = { 1, 2, 0, 0, 0, 0, 0, 0,
+				    0, 0, 0, 0, 4, 0, 0, 0 };
+	const struct render_syms s = {
+		.funcs = funcs, .nfuncs = 3, .line = inline_line,
+	};
+	struct render_opts o = { .view = RENDER_LINES };
+	struct hist h;
+	char *out;
+
+	(void)state;
+	make_hist(&h, bins, 100);
+	out = render_str(&h, &s, &o);
+	assert_non_null(strstr(out, "        3  42.86     0.030  h.h:7 (h "
+				    "inlined at a.c:3 in alpha)\n"));
+	assert_non_null(strstr(out, "        4  57.14     0.040  h.h:7 (h "
+				    "inlined at b.c:9 in gamma)\n"));
 	free(out);
 	hist_free(&h);
 }
@@ -517,12 +650,15 @@ int main(void)
 		cmocka_unit_test(test_attribution_and_order),
 		cmocka_unit_test(test_sort_all_verbose),
 		cmocka_unit_test(test_split_bin),
+		cmocka_unit_test(test_unknown_gaps),
+		cmocka_unit_test(test_unknown_no_symbols),
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_zero_reasons),
 		cmocka_unit_test(test_zero_in_output),
 		cmocka_unit_test(test_stripped),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_lines_all),
+		cmocka_unit_test(test_lines_inlined),
 		cmocka_unit_test(test_bins),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_json),

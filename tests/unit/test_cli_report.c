@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +28,43 @@
 int profil_ctl_main(int argc, char **argv);
 
 #define TARGET UNIT_OUT "/cli_sym_target"
+#define BOUNDS UNIT_OUT "/cli_bounds_target"
 
 static char dir[] = "/tmp/test_cli_reportXXXXXX";
-static char good[64], bad[64], out_path[64];
+static char good[64], bad[64], out_path[64], bounds[64];
 static char out[16384], err[16384];
+
+/*
+ * A gmon.out over cli_bounds_target's hand-made functions (see that
+ * file): 3 samples in bt_first, 2 in its padding, 5 in bt_hidden (a
+ * static function, gone from the .dynsym copy), 1 in bt_second.
+ */
+static int write_bounds_gmon(void)
+{
+	uint64_t counts[0x100 / 4] = { 0 };
+	struct pf_gmon_hist g = {
+		.hist_size = 0x100 / 4, .prof_rate = 100, .counts = counts,
+		.width = 8,
+	};
+	unsigned long long base, d;
+	FILE *p, *f;
+
+	snprintf(bounds, sizeof(bounds), "%s/bounds.out", dir);
+	p = popen(BOUNDS, "r");
+	if (!p || fscanf(p, "bt_base %llx bt_dwarf %llx", &base, &d) != 2 ||
+	    pclose(p))
+		return -1;
+	counts[0x00 / 4] = 3;
+	counts[0x30 / 4] = 2;
+	counts[0x48 / 4] = 5;
+	counts[0x80 / 4] = 1;
+	g.low_pc = base;
+	g.high_pc = base + 0x100;
+	f = fopen(bounds, "w");
+	if (!f || pf_gmon_write(f, &g) || fclose(f))
+		return -1;
+	return 0;
+}
 
 /* A gmon.out with 4 samples in target_alpha (an address the target
  * prints) and 1 below the text. */
@@ -64,16 +98,23 @@ static int setup(void **state)
 	f = fopen(bad, "w");
 	if (!f || fputs("not a gmon.out at all", f) < 0 || fclose(f))
 		return -1;
-	return 0;
+	return write_bounds_gmon();
 }
 
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* The directory and all in it (a debuginfod cache, say). */
 static int teardown(void **state)
 {
 	(void)state;
-	unlink(good);
-	unlink(bad);
-	unlink(out_path);
-	return rmdir(dir);
+	return nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
 }
 
 static void slurp(int fd, char *buf, size_t len)
@@ -274,6 +315,80 @@ static void test_report_ok(void **state)
 	hist_free(&h);
 }
 
+/*
+ * A function's samples are those inside its bounds: the summary says how
+ * many gprof would charge to the function before them instead, and -v
+ * where they are. With the static function's symbol, its 5 are its own.
+ */
+static void test_report_bounds(void **state)
+{
+	(void)state;
+	expect(ctl("report", "-e", BOUNDS ".dynsym", "-f", bounds, NULL), 0,
+	       out, "        3  27.27     0.030  bt_first");
+	expect(0, 0, out, "        7  63.64     0.070  *unknown*\n");
+	expect(0, 0, out, "# gprof would charge 7 of the *unknown* samples "
+	       "(63.64%) to the function whose entry precedes them (-v: "
+	       "where)\n");
+	expect(ctl("report", "-e", BOUNDS ".dynsym", "-f", bounds, "-v",
+		   NULL), 0, out, "       28         7  63.64     0.070    "
+	       "after bt_first+0x30\n");
+	expect(ctl("report", "-e", BOUNDS ".dynsym", "-f", bounds,
+		   "--format=json", NULL), 0, out, "\"gprof_preceding\": "
+	       "{\"count\": 7, ");
+	expect(ctl("report", "-e", BOUNDS, "-f", bounds, NULL), 0, out,
+	       "        5  45.45     0.050  bt_hidden");
+	expect(0, 0, out, "        2  18.18     0.020  *unknown*\n");
+	expect(0, 0, out, "# gprof would charge 2 of the *unknown* samples");
+}
+
+static unsigned int count_str(const char *hay, const char *needle)
+{
+	unsigned int n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+/*
+ * A binary without local debuginfo, DEBUGINFOD_URLS set: one debuginfod
+ * query per view (DEBUGINFOD_VERBOSE prints each), though report reads
+ * the binary for its pointer width and its symbols, and libdwfl looks
+ * for debuginfo for both its symbol table and its DWARF. The server is
+ * a closed port: the query fails at once and nothing is cached.
+ */
+static void test_report_debuginfo_once(void **state)
+{
+	static const char *const views[] = { "--sort", "--lines", "-b" };
+	char cache[96];
+	unsigned int n;
+	size_t i;
+
+	(void)state;
+	snprintf(cache, sizeof(cache), "%s/debuginfod", dir);
+	setenv("DEBUGINFOD_URLS", "http://127.0.0.1:9", 1);
+	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
+	setenv("DEBUGINFOD_TIMEOUT", "5", 1);
+	setenv("DEBUGINFOD_VERBOSE", "1", 1);
+	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		expect(ctl("report", "-e", TARGET ".dynsym", "-f", good,
+			   views[i], NULL), 0, out, "total");
+		n = count_str(err, "debuginfod_find_debuginfo");
+		if (!n && !i) {
+			/* libdw found no libdebuginfod.so.1 to dlopen. */
+			unsetenv("DEBUGINFOD_VERBOSE");
+			skip();
+		}
+		if (n != 1)
+			fail_msg("%s: %u debuginfod queries:\n%s", views[i], n,
+				 err);
+	}
+	unsetenv("DEBUGINFOD_VERBOSE");
+	unsetenv("DEBUGINFOD_TIMEOUT");
+	unsetenv("DEBUGINFOD_CACHE_PATH");
+	unsetenv("DEBUGINFOD_URLS");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +397,8 @@ int main(void)
 		cmocka_unit_test(test_report_usage),
 		cmocka_unit_test(test_report_failures),
 		cmocka_unit_test(test_report_ok),
+		cmocka_unit_test(test_report_bounds),
+		cmocka_unit_test(test_report_debuginfo_once),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
