@@ -243,7 +243,7 @@ static void live_summary(const char *op, const struct profil_status *st,
 	const struct profil_stats *s = &st->stats;
 
 	fprintf(stderr, "profil-ctl %s: process %d: %" PRIu64 " ticks at %u Hz"
-		" (%" PRIu64 " periods missed: the clock came late), %" PRIu64
+		", %" PRIu64 " periods missed (late clock); %" PRIu64
 		" in the profiled range, %" PRIu64 " outside it, %" PRIu64
 		" in the kernel\n", op, (int)st->pid, s->ticks, st->rate,
 		missed, s->in_range, s->out_of_range, s->system_dropped);
