@@ -4,7 +4,8 @@
  * show, stop, on profil_ctl_work (two hot functions, 3:1 in iterations),
  * and the answers to bad input and to missing permission. run, attach and
  * start/status/show/stop work for nobody on nobody's own processes: the
- * kernel lets a tracer start its tracee.
+ * kernel lets a tracer start its tracee. What nobody runs is a copy staged
+ * under /tmp, so that the tests hold wherever the build tree is.
  *
  * Bounds are relative to CPU time (getrusage of the children), never to
  * wall-clock time.
@@ -73,15 +74,16 @@ static int become(uid_t uid)
 }
 
 /*
- * Run profil-ctl with @args (NULL-terminated, without argv[0]) as user
- * @uid (-1: unchanged); its stdout and stderr into @out and @err.
- * Return: its wait status, or -1.
+ * Run the profil-ctl at @prog with @args (NULL-terminated, without
+ * argv[0]) as user @uid (-1: unchanged); its stdout and stderr into @out
+ * and @err. Return: its wait status, or -1.
  */
-static int ctl_as(uid_t uid, const char *const *args, char *out, char *err)
+static int ctl_as(uid_t uid, const char *prog, const char *const *args,
+		  char *out, char *err)
 {
 	char ofile[] = "/tmp/profil_ctl_out.XXXXXX";
 	char efile[] = "/tmp/profil_ctl_err.XXXXXX";
-	const char *argv[32] = { PROFIL_CTL };
+	const char *argv[32] = { prog };
 	int ofd = mkstemp(ofile), efd = mkstemp(efile), st, i;
 	pid_t pid;
 
@@ -98,7 +100,7 @@ static int ctl_as(uid_t uid, const char *const *args, char *out, char *err)
 		dup2(efd, 2);
 		if (become(uid))
 			_exit(99);
-		execv(PROFIL_CTL, (char **)argv);
+		execv(prog, (char **)argv);
 		_exit(98);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) != pid)
@@ -112,7 +114,7 @@ static int ctl_as(uid_t uid, const char *const *args, char *out, char *err)
 
 static int ctl(const char *const *args, char *out, char *err)
 {
-	return ctl_as((uid_t)-1, args, out, err);
+	return ctl_as((uid_t)-1, PROFIL_CTL, args, out, err);
 }
 
 static int exit_code(int st)
@@ -198,15 +200,15 @@ static bool burn(pid_t pid, double secs)
 	return now >= 0;
 }
 
-/* profil_ctl_work @mode as user @uid (-1: unchanged). */
-static pid_t spawn_work_as(uid_t uid, const char *mode)
+/* The profil_ctl_work at @prog, @mode, as user @uid (-1: unchanged). */
+static pid_t spawn_work_as(uid_t uid, const char *prog, const char *mode)
 {
 	pid_t pid = fork();
 
 	if (!pid) {
 		if (become(uid))
 			_exit(99);
-		execl(work_path(), "profil_ctl_work", mode, (char *)NULL);
+		execl(prog, "profil_ctl_work", mode, (char *)NULL);
 		_exit(97);
 	}
 	return pid;
@@ -214,39 +216,104 @@ static pid_t spawn_work_as(uid_t uid, const char *mode)
 
 static pid_t spawn_work(const char *mode)
 {
-	return spawn_work_as((uid_t)-1, mode);
+	return spawn_work_as((uid_t)-1, work_path(), mode);
 }
 
 /*
- * Why nobody cannot run the tests that switch to it, or NULL. The build
- * tree must let nobody execute profil-ctl and read the workload: an
- * unreadable executable makes its process undumpable, which ptrace
- * refuses to a same-user tracer.
+ * Copies of profil-ctl and profil_ctl_work for nobody to run, in a
+ * directory of their own under /tmp, all mode 0755. The build tree may be
+ * out of nobody's reach (a clone in /root or in a 0700 home directory),
+ * and an executable its user may not read makes its process undumpable,
+ * which ptrace refuses to a same-user tracer. Both link libprofil
+ * statically and need only the system's shared libraries.
  */
-static const char *nobody_unusable(void)
-{
-	pid_t pid;
-	int st;
+#define STAGE_DIR "/tmp/profil_ctl_stage.XXXXXX"
 
-	if (geteuid())
-		return "switching to nobody needs root";
+struct stage {
+	char dir[sizeof(STAGE_DIR)];
+	char ctl[sizeof(STAGE_DIR "/profil-ctl")];
+	char work[sizeof(STAGE_DIR "/profil_ctl_work")];
+};
+
+/* Copy the file @src to a new @dst of mode 0755. Return: 0 or -errno. */
+static int copy_exe(const char *src, const char *dst)
+{
+	char buf[65536];
+	int in, out, ret;
+	ssize_t n;
+
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+	if (out < 0) {
+		ret = -errno;
+		goto close_in;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			break;
+	ret = n < 0 ? -errno : n > 0 ? -EIO : 0;
+	/* fchmod(): the umask may have taken bits from open()'s mode. */
+	if (!ret && fchmod(out, 0755))
+		ret = -errno;
+	/* Closed before anyone runs it, or execve() fails with ETXTBSY. */
+	if (close(out) && !ret)
+		ret = -errno;
+close_in:
+	close(in);
+	return ret;
+}
+
+/* Stage what nobody runs into @s; the fixture's teardown removes it. */
+static void stage_for_nobody(struct __test_metadata *_metadata,
+			     struct stage *s)
+{
+	static const char *const why[] = {
+		"", "cannot switch to nobody",
+		"nobody may not execute the staged profil-ctl",
+		"nobody may not read the staged profil_ctl_work",
+	};
+	char dir[] = STAGE_DIR;
+	pid_t pid;
+	int st, ret;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	strcpy(s->dir, dir);
+	snprintf(s->ctl, sizeof(s->ctl), "%s/profil-ctl", dir);
+	snprintf(s->work, sizeof(s->work), "%s/profil_ctl_work", dir);
+	ASSERT_EQ(0, chmod(dir, 0755));
+	ret = copy_exe(PROFIL_CTL, s->ctl);
+	ASSERT_EQ(0, ret) TH_LOG("%s: %s", PROFIL_CTL, strerror(-ret));
+	ret = copy_exe(work_path(), s->work);
+	ASSERT_EQ(0, ret) TH_LOG("%s: %s", work_path(), strerror(-ret));
+	/* Checked here (a noexec /tmp, say) rather than seen as exit 98. */
 	pid = fork();
 	if (!pid)
 		_exit(become(NOBODY) ? 1 :
-		      access(PROFIL_CTL, X_OK) ? 2 :
-		      access(work_path(), R_OK | X_OK) ? 3 : 0);
-	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
-		return "no child to check nobody's access";
-	switch (WEXITSTATUS(st)) {
-	case 0:
-		return NULL;
-	case 1:
-		return "cannot switch to nobody";
-	case 2:
-		return "nobody may not execute profil-ctl (build tree mode)";
-	default:
-		return "nobody may not read profil_ctl_work (build tree mode)";
-	}
+		      access(s->ctl, X_OK) ? 2 :
+		      access(s->work, R_OK | X_OK) ? 3 : 0);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st));
+	ASSERT_EQ(0, WEXITSTATUS(st)) TH_LOG("%s", why[WEXITSTATUS(st) & 3]);
+}
+
+static void unstage(struct stage *s)
+{
+	if (!s->dir[0])
+		return;
+	unlink(s->ctl);
+	unlink(s->work);
+	rmdir(s->dir);
+	s->dir[0] = '\0';
+}
+
+/* profil-ctl @args as nobody: the copy staged in @s. */
+static int ctl_nobody(const struct stage *s, const char *const *args,
+		      char *out, char *err)
+{
+	return ctl_as(NOBODY, s->ctl, args, out, err);
 }
 
 /* Yama's kernel.yama.ptrace_scope, 0 without Yama. */
@@ -264,18 +331,19 @@ static int ptrace_scope(void)
 }
 
 /*
- * Skip unless nobody can run profil-ctl on the workload; @attach: on a
- * process profil-ctl did not start (Yama's scope 1 forbids that).
+ * Skip unless root, who may switch to nobody, and unless Yama lets
+ * nobody trace its processes; @attach: on a process profil-ctl did not
+ * start (Yama's scope 1 forbids that). Then stage what nobody runs.
  */
 #define NEED_NOBODY(attach)						\
 	do {								\
-		const char *why_ = nobody_unusable();			\
 		int scope_ = ptrace_scope();				\
 									\
-		if (why_)						\
-			SKIP(return, "%s", why_);			\
+		if (geteuid())						\
+			SKIP(return, "switching to nobody needs root");	\
 		if (scope_ >= 2 || ((attach) && scope_ == 1))		\
 			SKIP(return, "Yama ptrace_scope %d", scope_);	\
+		stage_for_nobody(_metadata, &self->stage);		\
 	} while (0)
 
 /* A directory only nobody may write, for its output files; NULL if none. */
@@ -349,6 +417,7 @@ FIXTURE(ctl) {
 	char *out;
 	char *err;
 	struct pnl nl;
+	struct stage stage;
 };
 
 FIXTURE_SETUP(ctl)
@@ -370,6 +439,7 @@ FIXTURE_SETUP(ctl)
 
 FIXTURE_TEARDOWN(ctl)
 {
+	unstage(&self->stage);
 	pnl_close(&self->nl);
 	free(self->out);
 	free(self->err);
@@ -688,13 +758,15 @@ TEST_F(ctl, run_as_nobody)
 {
 	char dir[] = "/tmp/profil_ctl_nobody.XXXXXX", csv[sizeof(dir) + 8];
 	const char *args[] = { "run", "--rate", "1000", "--format=csv", "-o",
-			       csv, "--", work_path(), "spin", "0.5", NULL };
+			       csv, "--", self->stage.work, "spin", "0.5",
+			       NULL };
 	int code;
 
 	NEED_NOBODY(false);
 	ASSERT_NE(NULL, nobody_dir(dir));
 	snprintf(csv, sizeof(csv), "%s/p.csv", dir);
-	code = exit_code(ctl_as(NOBODY, args, self->out, self->err));
+	code = exit_code(ctl_nobody(&self->stage, args, self->out,
+				    self->err));
 	EXPECT_EQ(0, code);
 	EXPECT_EQ(NOBODY, owner(csv));
 	EXPECT_EQ(0, read_file(csv, self->out, OUT_MAX));
@@ -716,11 +788,12 @@ TEST_F(ctl, attach_as_nobody)
 	struct pnl_status st;
 
 	NEED_NOBODY(true);
-	pid = spawn_work_as(NOBODY, "serve");
+	pid = spawn_work_as(NOBODY, self->stage.work, "serve");
 	ASSERT_LT(0, pid);
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
 	ASSERT_TRUE(burn(pid, 0.1));
-	EXPECT_EQ(0, exit_code(ctl_as(NOBODY, args, self->out, self->err)));
+	EXPECT_EQ(0, exit_code(ctl_nobody(&self->stage, args, self->out,
+					  self->err)));
 	EXPECT_HOT_SHARES(self->out);
 	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
 	EXPECT_EQ(PROFIL_STATE_STOPPED, st.state);
@@ -745,23 +818,27 @@ TEST_F(ctl, start_status_show_stop_as_nobody)
 	NEED_NOBODY(true);
 	ASSERT_NE(NULL, nobody_dir(dir));
 	snprintf(csv, sizeof(csv), "%s/show.csv", dir);
-	pid = spawn_work_as(NOBODY, "serve");
+	pid = spawn_work_as(NOBODY, self->stage.work, "serve");
 	ASSERT_LT(0, pid);
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
-	EXPECT_EQ(0, exit_code(ctl_as(NOBODY, start, self->out, self->err)));
+	EXPECT_EQ(0, exit_code(ctl_nobody(&self->stage, start, self->out,
+					  self->err)));
 	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
 	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
 	EXPECT_EQ(500, st.rate);
 	EXPECT_TRUE(burn(pid, 0.5));
 
-	EXPECT_EQ(0, exit_code(ctl_as(NOBODY, status, self->out, self->err)));
+	EXPECT_EQ(0, exit_code(ctl_nobody(&self->stage, status, self->out,
+					  self->err)));
 	EXPECT_NE(NULL, strstr(self->out, " active "));
-	EXPECT_EQ(0, exit_code(ctl_as(NOBODY, show, self->out, self->err)));
+	EXPECT_EQ(0, exit_code(ctl_nobody(&self->stage, show, self->out,
+					  self->err)));
 	EXPECT_EQ(NOBODY, owner(csv));
 	EXPECT_EQ(0, read_file(csv, self->out, OUT_MAX));
 	EXPECT_HOT_SHARES(self->out);
 
-	EXPECT_EQ(0, exit_code(ctl_as(NOBODY, stop, self->out, self->err)));
+	EXPECT_EQ(0, exit_code(ctl_nobody(&self->stage, stop, self->out,
+					  self->err)));
 	EXPECT_NE(NULL, strstr(self->out, "unmapped"));
 	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
 	EXPECT_EQ(PROFIL_STATE_STOPPED, st.state);
@@ -786,18 +863,23 @@ TEST_F(ctl, other_users_process_refused)
 
 	if (geteuid())
 		SKIP(return, "switching to nobody needs root");
+	stage_for_nobody(_metadata, &self->stage);
 	pid = spawn_work("serve");
 	ASSERT_LT(0, pid);
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
-	EXPECT_EQ(1, exit_code(ctl_as(65534, attach, self->out, self->err)));
+	EXPECT_EQ(1, exit_code(ctl_nobody(&self->stage, attach, self->out,
+					  self->err)));
 	EXPECT_NE(NULL, strstr(self->err, "Operation not permitted"));
-	EXPECT_EQ(1, exit_code(ctl_as(65534, start, self->out, self->err)));
+	EXPECT_EQ(1, exit_code(ctl_nobody(&self->stage, start, self->out,
+					  self->err)));
 	EXPECT_NE(NULL, strstr(self->err, "Operation not permitted"));
 
 	ASSERT_EQ(0, exit_code(ctl(root_start, self->out, self->err)));
-	EXPECT_EQ(1, exit_code(ctl_as(65534, show, self->out, self->err)));
+	EXPECT_EQ(1, exit_code(ctl_nobody(&self->stage, show, self->out,
+					  self->err)));
 	EXPECT_NE(NULL, strstr(self->err, "no permission"));
-	EXPECT_EQ(1, exit_code(ctl_as(65534, stop, self->out, self->err)));
+	EXPECT_EQ(1, exit_code(ctl_nobody(&self->stage, stop, self->out,
+					  self->err)));
 	EXPECT_NE(NULL, strstr(self->err, "no permission"));
 	EXPECT_EQ(0, exit_code(ctl(root_stop, self->out, self->err)));
 	end_work(pid);
