@@ -53,14 +53,6 @@ static unsigned int scaled(unsigned int n)
 	return n ? n : 1;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void spin(double secs)
 {
 	double end = thread_cpu() + secs;
