@@ -599,7 +599,7 @@ TEST(kernel_memory_charged_to_cgroup)
 				sysconf(_SC_PAGESIZE);
 	long long before, after, cur_before, cur_after;
 	char dir[64], path[96], pid[16];
-	double t0, t_threads, t_start;
+	double t_test = now(), t0, t_threads, t_start;
 	int fds[2], i, n = 0;
 	struct pnl nl;
 
@@ -652,6 +652,7 @@ TEST(kernel_memory_charged_to_cgroup)
 	close(fds[1]);
 	for (i = 0; i < n; i++)
 		pthread_join(tids[i], NULL);
+	TH_LOG("threads joined, %.1f s in all", now() - t_test);
 	pnl_close(&nl);
 	snprintf(path, sizeof(path), CGROOT "/cgroup.procs");
 	write_str(path, pid);
