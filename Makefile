@@ -3,7 +3,8 @@
 # profil: kernel module (kmod/), library (libprofil/), CLI (cli/), tests.
 #
 #   make [all]            module + lib + cli
-#   make check [T=name]   deps, build, unit tests, guest tests, one totals line
+#   make check [T=name]   deps, build, unit tests, guest tests, the minutes,
+#                         one totals line
 #   make check-unit | check-guest
 #   make check-debug      make check on the debug kernel, with the leak check
 #   make demo             boot the guest, load the module, run $(DEMO_JOB)
@@ -62,6 +63,12 @@ KSFT_INSTALL = $(RESULTS)/ksft
 RUN_ID	     ?= $(shell echo $$PPID)
 export RUN_ID
 RESULTS	     := $(BUILD)/results/$(RUN_ID)
+# The run's start, for the minutes the check targets print just before
+# their totals line; check-debug hands its own to make check.
+ifeq ($(origin CHECK_T0),undefined)
+CHECK_T0     := $(shell date +%s)
+endif
+TOTALS	     = $(TOP)/scripts/totals.sh -s $(CHECK_T0)
 
 # DKMS: the version comes from git describe (v-prefixed tags), the files
 # from an explicit list. DKMS_KVER: the kernel to build and install for.
@@ -172,13 +179,13 @@ run-guest: guest-module selftests
 check-unit:
 	@rm -f $(RESULTS)/unit.counts
 	@rc=0; $(MAKE) run-unit || rc=1; \
-	 $(TOP)/scripts/totals.sh $(RESULTS)/unit.counts || rc=1; \
+	 $(TOTALS) $(RESULTS)/unit.counts || rc=1; \
 	 rm -rf $(RESULTS); exit $$rc
 
 check-guest:
 	@rm -f $(RESULTS)/guest.counts
 	@rc=0; $(MAKE) run-guest || rc=1; \
-	 $(TOP)/scripts/totals.sh $(RESULTS)/guest.counts || rc=1; \
+	 $(TOTALS) $(RESULTS)/guest.counts || rc=1; \
 	 rm -rf $(RESULTS); exit $$rc
 
 # T=name: only that guest test program, no unit tests. A build failure
@@ -186,21 +193,22 @@ check-guest:
 check: deps
 	@if ! { $(MAKE) all && \
 		$(MAKE) guest-module selftests $(if $(T),,unit); }; then \
-		echo "# build failed"; echo "0 passed, 1 failed, 0 skipped"; \
-		exit 1; \
+		echo "# build failed"; mkdir -p $(RESULTS); \
+		echo "0 1 0" >$(RESULTS)/build.counts; \
+		$(TOTALS) $(RESULTS)/build.counts; rm -rf $(RESULTS); exit 1; \
 	 fi
 	@rm -f $(RESULTS)/*.counts
 	@rc=0; \
 	 $(if $(T),,$(MAKE) run-unit || rc=1;) \
 	 $(MAKE) run-guest || rc=1; \
-	 $(TOP)/scripts/totals.sh $(if $(T),,$(RESULTS)/unit.counts) \
+	 $(TOTALS) $(if $(T),,$(RESULTS)/unit.counts) \
 		$(RESULTS)/guest.counts || rc=1; \
 	 rm -rf $(RESULTS); exit $$rc
 
 # The whole of make check on the debug kernel (built the first time, about
 # 10 minutes on two cores), booted with kmemleak on: the module's leaks fail.
 check-debug:
-	@$(MAKE) check KFLAVOUR=debug KMEMLEAK=on
+	@$(MAKE) check KFLAVOUR=debug KMEMLEAK=on CHECK_T0=$(CHECK_T0)
 
 # The sample program the demo profiles: libprofil's complete example.
 DEMO_BIN := $(BUILD)/demo/demo
@@ -267,7 +275,7 @@ fuzz: deps
 	@rc=0; $(QEMU_ENV) COUNTS=$(RESULTS)/guest.counts RUN_NAME=fuzz \
 		TIMEOUT=$$(( ($(FUZZ_SECS) + 120) * $(or $(TIMEOUT_SCALE),1) )) \
 		$(TOP)/tests/qemu/run.sh $(RESULTS)/nl_fuzz_long || rc=1; \
-	 $(TOP)/scripts/totals.sh $(RESULTS)/guest.counts || rc=1; \
+	 $(TOTALS) $(RESULTS)/guest.counts || rc=1; \
 	 rm -rf $(RESULTS); exit $$rc
 
 # profil-ctl's gmon.out reader under libFuzzer, on the host
