@@ -7,6 +7,10 @@
 #                         one totals line
 #   make check-unit | check-guest
 #   make check-debug      make check on the debug kernel, with the leak check
+#   make check-load       a busy loop per host core; under it, LOAD_RUNS (3)
+#                         make checks, each in a fresh clone of HEAD in a
+#                         new mode-0700 directory (LOAD_DEBUG=1: and
+#                         check-debug); fails if any failed or skipped
 #   make demo             boot the guest, load the module, run $(DEMO_JOB)
 #   make bench            cost per sample and idle cost, under -icount
 #   make fuzz             nl_fuzz with PROFIL_FUZZ_N (10^6) messages
@@ -17,8 +21,8 @@
 #
 # Parameters: KDIR, KFLAVOUR (amd64, rt, debug), T, VCPUS, MEM, ACCEL,
 # KCMDLINE, QEMU_ARGS, TIMEOUT, TIMEOUT_SCALE, KMEMLEAK, MODULE, DEMO_JOB,
-# GUEST_VMLINUZ, GUEST_MODDIR, GUEST_KDIR, PROFIL_CACHE
-# (Documentation/testing.rst).
+# GUEST_VMLINUZ, GUEST_MODDIR, GUEST_KDIR, PROFIL_CACHE; LOAD_RUNS,
+# LOAD_DEBUG, LOAD_CPUS, LOAD_DIR (Documentation/testing.rst).
 
 MAKEFLAGS += --no-print-directory
 
@@ -112,7 +116,8 @@ STYLE_KSRC  := $(filter-out %.mod.c,$(STYLE_KSRC))
 CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 
 .PHONY: all module lib cli deps guest-module ksrc selftests unit check \
-	check-unit check-guest check-debug run-unit run-guest demo bench \
+	check-unit check-guest check-debug check-load run-unit run-guest \
+	demo bench \
 	style format \
 	install dkms-install dkms-uninstall debug-kernel clean distclean
 
@@ -209,6 +214,11 @@ check: deps
 # 10 minutes on two cores), booted with kmemleak on: the module's leaks fail.
 check-debug:
 	@$(MAKE) check KFLAVOUR=debug KMEMLEAK=on CHECK_T0=$(CHECK_T0)
+
+# The suite on a loaded machine (scripts/check-load.sh): only HEAD is
+# tested, from a clone; LOAD_RUNS, LOAD_DEBUG, LOAD_CPUS, LOAD_DIR.
+check-load:
+	@$(TOP)/scripts/check-load.sh
 
 # The sample program the demo profiles: libprofil's complete example.
 DEMO_BIN := $(BUILD)/demo/demo
