@@ -31,7 +31,7 @@ die() { echo "check-load: $*" >&2; exit 1; }
 
 loads=()
 # The busy loops: plain shell arithmetic, with a look every few
-# milliseconds at whether this script still lives.
+# hundredths of a second at whether this script still lives.
 load_start()
 {
 	local i
@@ -50,7 +50,6 @@ load_stop()
 	[ "${#loads[@]}" -gt 0 ] || return 0
 	kill "${loads[@]}" 2>/dev/null
 	wait "${loads[@]}" 2>/dev/null
-	echo "# load: stopped"
 	loads=()
 }
 trap load_stop EXIT
