@@ -57,13 +57,14 @@ static unsigned int scaled(unsigned int n)
 
 /*
  * Sizing to the machine. On a KASAN kernel with kmemleak, on a loaded
- * two-core machine, a fork/exec/exit cycle takes 15 times as long as on
- * an idle Debian kernel and a thread's creation 20 times: more than
- * PROFIL_TIMEOUT_SCALE's 4 covers. So fork_exec_exit and thread_churn go
- * on with their count only until the first half of their test's timeout
- * is over, however fast they went so far, and never stop before a
- * quarter of it; they print what they ran. The other half is the margin,
- * for the checks that follow and a machine that slows down further.
+ * two-core machine, a fork/exec/exit cycle takes up to 15 times as long
+ * as on an idle Debian kernel and a thread's creation 20 to 50 times:
+ * more than PROFIL_TIMEOUT_SCALE's 4 covers. So fork_exec_exit and
+ * thread_churn go on with their count only until the first half of their
+ * test's timeout is over, however fast they went so far, and never stop
+ * before a quarter of it; they print what they ran. The other half is
+ * the margin, for the checks that follow and a machine that slows down
+ * further.
  */
 struct sizing {
 	unsigned int want;	/* the count */
