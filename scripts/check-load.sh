@@ -78,12 +78,13 @@ mkdir -p "$LOAD_DIR" || die "$LOAD_DIR: cannot create"
 summary=()
 bad=0
 # run_target DIR TARGET LABEL: make TARGET in the clone DIR, as a run of
-# its own: nothing of this make's environment (MAKEFLAGS, RUN_ID,
-# CHECK_T0) leaks into it.
+# its own: the calling make's state (MAKEFLAGS, RUN_ID, CHECK_T0) stays
+# out; the environment, with the variables given to make check-load
+# (KFLAVOUR=, T=), goes in.
 run_target()
 {
 	local dir=$1 target=$2 label=$3 log=$1/$2.log t0 secs rc totals
-	local p f s
+	local p f s line
 
 	echo "# $label: make $target in $dir/profil (log $log)"
 	t0=$(date +%s)
