@@ -573,11 +573,12 @@ static void *block_thread(void *arg)
  * bytes; so at most 2 pages per CPU and reading, the slack below.
  *
  * THREADS = 1000 then proves it: the bound is 256,000 bytes less 8 pages
- * (32 KiB) of slack on the guest's two vCPUs, 223,232, seven times the
- * most a module that charged nothing per thread could show (the slack),
- * and well under what the records cost (1171 bytes a thread under
+ * (32 KiB) of slack on the guest's two vCPUs, 223,232, nearly seven
+ * times the most a module that charged nothing per thread could show
+ * (the slack; with GFP_KERNEL records, -3112 bytes), and well under what
+ * the records cost (593 bytes a thread on Debian's kernel, 1171 under
  * KASAN). 1000 threads also fit the timeout of a KASAN kernel with
- * kmemleak on a loaded machine: they take 24 s to create there.
+ * kmemleak on a loaded machine: the test takes 20 s there, of its 120.
  *
  * (memory.current is not the witness: the charge behind it moves in
  * per-CPU batches of 64 pages, 256 KiB, so a start of N threads can move
