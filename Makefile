@@ -3,9 +3,14 @@
 # profil: kernel module (kmod/), library (libprofil/), CLI (cli/), tests.
 #
 #   make [all]            module + lib + cli
-#   make check [T=name]   deps, build, unit tests, guest tests, one totals line
+#   make check [T=name]   deps, build, unit tests, guest tests, the minutes,
+#                         one totals line
 #   make check-unit | check-guest
 #   make check-debug      make check on the debug kernel, with the leak check
+#   make check-load       a busy loop per host core; under it, LOAD_RUNS (3)
+#                         make checks, each in a fresh clone of HEAD in a
+#                         new mode-0700 directory (LOAD_DEBUG=1: and
+#                         check-debug); fails if any failed or skipped
 #   make demo             boot the guest, load the module, run $(DEMO_JOB)
 #   make bench            cost per sample and idle cost, under -icount
 #   make fuzz             nl_fuzz with PROFIL_FUZZ_N (10^6) messages
@@ -16,8 +21,8 @@
 #
 # Parameters: KDIR, KFLAVOUR (amd64, rt, debug), T, VCPUS, MEM, ACCEL,
 # KCMDLINE, QEMU_ARGS, TIMEOUT, TIMEOUT_SCALE, KMEMLEAK, MODULE, DEMO_JOB,
-# GUEST_VMLINUZ, GUEST_MODDIR, GUEST_KDIR, PROFIL_CACHE
-# (Documentation/testing.rst).
+# GUEST_VMLINUZ, GUEST_MODDIR, GUEST_KDIR, PROFIL_CACHE; LOAD_RUNS,
+# LOAD_DEBUG, LOAD_CPUS, LOAD_DIR (Documentation/testing.rst).
 
 MAKEFLAGS += --no-print-directory
 
@@ -62,6 +67,12 @@ KSFT_INSTALL = $(RESULTS)/ksft
 RUN_ID	     ?= $(shell echo $$PPID)
 export RUN_ID
 RESULTS	     := $(BUILD)/results/$(RUN_ID)
+# The run's start, for the minutes the check targets print just before
+# their totals line; check-debug hands its own to make check.
+ifeq ($(origin CHECK_T0),undefined)
+CHECK_T0     := $(shell date +%s)
+endif
+TOTALS	     = $(TOP)/scripts/totals.sh -s $(CHECK_T0)
 
 # DKMS: the version comes from git describe (v-prefixed tags), the files
 # from an explicit list. DKMS_KVER: the kernel to build and install for.
@@ -105,7 +116,8 @@ STYLE_KSRC  := $(filter-out %.mod.c,$(STYLE_KSRC))
 CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 
 .PHONY: all module lib cli deps guest-module ksrc selftests unit check \
-	check-unit check-guest check-debug run-unit run-guest demo bench \
+	check-unit check-guest check-debug check-load run-unit run-guest \
+	demo bench \
 	style format \
 	install dkms-install dkms-uninstall debug-kernel clean distclean
 
@@ -172,13 +184,13 @@ run-guest: guest-module selftests
 check-unit:
 	@rm -f $(RESULTS)/unit.counts
 	@rc=0; $(MAKE) run-unit || rc=1; \
-	 $(TOP)/scripts/totals.sh $(RESULTS)/unit.counts || rc=1; \
+	 $(TOTALS) $(RESULTS)/unit.counts || rc=1; \
 	 rm -rf $(RESULTS); exit $$rc
 
 check-guest:
 	@rm -f $(RESULTS)/guest.counts
 	@rc=0; $(MAKE) run-guest || rc=1; \
-	 $(TOP)/scripts/totals.sh $(RESULTS)/guest.counts || rc=1; \
+	 $(TOTALS) $(RESULTS)/guest.counts || rc=1; \
 	 rm -rf $(RESULTS); exit $$rc
 
 # T=name: only that guest test program, no unit tests. A build failure
@@ -186,21 +198,27 @@ check-guest:
 check: deps
 	@if ! { $(MAKE) all && \
 		$(MAKE) guest-module selftests $(if $(T),,unit); }; then \
-		echo "# build failed"; echo "0 passed, 1 failed, 0 skipped"; \
-		exit 1; \
+		echo "# build failed"; mkdir -p $(RESULTS); \
+		echo "0 1 0" >$(RESULTS)/build.counts; \
+		$(TOTALS) $(RESULTS)/build.counts; rm -rf $(RESULTS); exit 1; \
 	 fi
 	@rm -f $(RESULTS)/*.counts
 	@rc=0; \
 	 $(if $(T),,$(MAKE) run-unit || rc=1;) \
 	 $(MAKE) run-guest || rc=1; \
-	 $(TOP)/scripts/totals.sh $(if $(T),,$(RESULTS)/unit.counts) \
+	 $(TOTALS) $(if $(T),,$(RESULTS)/unit.counts) \
 		$(RESULTS)/guest.counts || rc=1; \
 	 rm -rf $(RESULTS); exit $$rc
 
 # The whole of make check on the debug kernel (built the first time, about
 # 10 minutes on two cores), booted with kmemleak on: the module's leaks fail.
 check-debug:
-	@$(MAKE) check KFLAVOUR=debug KMEMLEAK=on
+	@$(MAKE) check KFLAVOUR=debug KMEMLEAK=on CHECK_T0=$(CHECK_T0)
+
+# The suite on a loaded machine (scripts/check-load.sh): only HEAD is
+# tested, from a clone; LOAD_RUNS, LOAD_DEBUG, LOAD_CPUS, LOAD_DIR.
+check-load:
+	@$(TOP)/scripts/check-load.sh
 
 # The sample program the demo profiles: libprofil's complete example.
 DEMO_BIN := $(BUILD)/demo/demo
@@ -267,7 +285,7 @@ fuzz: deps
 	@rc=0; $(QEMU_ENV) COUNTS=$(RESULTS)/guest.counts RUN_NAME=fuzz \
 		TIMEOUT=$$(( ($(FUZZ_SECS) + 120) * $(or $(TIMEOUT_SCALE),1) )) \
 		$(TOP)/tests/qemu/run.sh $(RESULTS)/nl_fuzz_long || rc=1; \
-	 $(TOP)/scripts/totals.sh $(RESULTS)/guest.counts || rc=1; \
+	 $(TOTALS) $(RESULTS)/guest.counts || rc=1; \
 	 rm -rf $(RESULTS); exit $$rc
 
 # profil-ctl's gmon.out reader under libFuzzer, on the host

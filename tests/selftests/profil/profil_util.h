@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the profil selftests share beyond the protocol client: CPU-time
- * clocks, and the accounting identity every session must satisfy.
+ * What the profil selftests share beyond the protocol client: the
+ * monotonic and CPU-time clocks, and the accounting identity every
+ * session must satisfy.
  * Include it after profil_nl.h (or profil_lib.h).
  */
 #ifndef PROFIL_SELFTEST_UTIL_H
@@ -9,6 +10,14 @@
 
 #include <stdint.h>
 #include <time.h>
+
+static inline double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 static inline double thread_cpu(void)
 {
