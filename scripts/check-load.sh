@@ -17,7 +17,7 @@
 #   LOAD_RUNS   runs (3)
 #   LOAD_DEBUG  1: make check-debug after each make check (0)
 #   LOAD_CPUS   busy loops (nproc)
-#   LOAD_DIR    where the clones go (${TMPDIR:-/tmp}); a passing run's
+#   LOAD_DIR    where the clones go (~/.cache/profil/load); a passing run's
 #               clone is removed, a failing one's kept with its logs
 set -uo pipefail
 
@@ -25,7 +25,11 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${LOAD_RUNS:-3}
 DEBUG=${LOAD_DEBUG:-0}
 CPUS=${LOAD_CPUS:-$(nproc)}
-LOAD_DIR=${LOAD_DIR:-${TMPDIR:-/tmp}}
+# Not under /tmp: the guest mounts a fresh tmpfs there and recreates the
+# path to the tree with mkdir -p (mode 0755), so a clone under /tmp would
+# not show the guest its 0700 directory. Under $HOME (0700 for root and
+# Debian's users) the guest sees the real modes through its 9p share.
+LOAD_DIR=${LOAD_DIR:-${PROFIL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/profil}/load}
 
 die() { echo "check-load: $*" >&2; exit 1; }
 
