@@ -183,10 +183,46 @@ static FILE *pf_tmpfile(const char *name, char *tmp, size_t len)
 	return f;
 }
 
+/*
+ * Writes @h to @name through a temporary file renamed over it. -1 with
+ * errno set on failure; *@created tells whether the temporary file could
+ * be created and renamed to @name, which is what glibc's fallback is about.
+ */
+static int pf_gmon_save_as(const char *name, const struct pf_gmon_hist *h,
+			   bool *created)
+{
+	char tmp[GMON_PATH_MAX + 32];
+	int err, ret = 0;
+	FILE *f;
+
+	*created = false;
+	f = pf_tmpfile(name, tmp, sizeof(tmp));
+	if (!f)
+		return -1;
+	if (pf_gmon_write(f, h) < 0)
+		ret = -1;
+	err = errno;
+	if (fclose(f) && !ret) {
+		ret = -1;
+		err = errno;
+	}
+	*created = true;	/* a write error is this file's, not the name's */
+	if (!ret && rename(tmp, name) < 0) {
+		ret = -1;
+		err = errno;
+		*created = false;
+	}
+	if (ret) {
+		unlink(tmp);
+		errno = err;
+	}
+	return ret;
+}
+
 int pf_gmon_save(const char *who, uint64_t lowpc, uint64_t highpc,
 		 const unsigned short *bins, size_t nbins, uint32_t rate)
 {
-	char name[GMON_PATH_MAX], tmp[GMON_PATH_MAX + 32];
+	char name[GMON_PATH_MAX] = "gmon.out";
 	uint64_t bias = pf_gmon_load_bias();
 	struct pf_gmon_hist h = {
 		.low_pc = lowpc - bias,
@@ -196,37 +232,28 @@ int pf_gmon_save(const char *who, uint64_t lowpc, uint64_t highpc,
 		.counts = bins,
 		.width = sizeof(*bins),
 	};
-	int err, ret = 0;
-	FILE *f;
+	bool created;
+	int err;
 
-	if (pf_gmon_filename(name, sizeof(name)) < 0) {
-		snprintf(name, sizeof(name), "%s", "gmon.out");
-		goto err_report;
-	}
 	if (nbins > UINT32_MAX || lowpc < bias) {
 		errno = EINVAL;
 		goto err_report;
 	}
-	f = pf_tmpfile(name, tmp, sizeof(tmp));
-	if (!f)
-		goto err_report;
-	if (pf_gmon_write(f, &h) < 0)
-		ret = -1;
-	err = errno;
-	if (fclose(f) && !ret) {
-		ret = -1;
-		err = errno;
+	/*
+	 * As glibc's write_gmon(): $GMON_OUT_PREFIX.<pid> if that file can be
+	 * created, else gmon.out in the current directory, silently; only a
+	 * failure of the last file tried is reported.
+	 */
+	if (pf_gmon_filename(name, sizeof(name)) == 0 &&
+	    strcmp(name, "gmon.out")) {
+		if (pf_gmon_save_as(name, &h, &created) == 0)
+			return 0;
+		if (created)
+			goto err_report;
 	}
-	if (!ret && rename(tmp, name) < 0) {
-		ret = -1;
-		err = errno;
-	}
-	if (ret) {
-		unlink(tmp);
-		errno = err;
-		goto err_report;
-	}
-	return 0;
+	snprintf(name, sizeof(name), "%s", "gmon.out");
+	if (pf_gmon_save_as(name, &h, &created) == 0)
+		return 0;
 
 err_report:
 	err = errno;

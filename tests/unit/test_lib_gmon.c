@@ -305,35 +305,87 @@ static void test_save_replaces_symlink(void **state)
 	assert_int_equal(len, 5);
 }
 
-static void test_save_failure_is_reported(void **state)
+/* Runs pf_gmon_save() with stderr captured into @got. */
+static int save_captured(char *got, size_t len)
 {
 	const unsigned short bins[1] = { 5 };
 	uint64_t bias = pf_gmon_load_bias();
-	char want[128], got[128] = "";
-	int fd, saved;
+	int fd, saved, ret, err;
 	FILE *f;
 
-	(void)state;
-	setenv("GMON_OUT_PREFIX", "no/such/dir/prof", 1);
 	fflush(stderr);
 	saved = dup(2);
-	fd = open("stderr.txt", O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	fd = open("/tmp/test_lib_gmon.stderr", O_CREAT | O_RDWR | O_TRUNC,
+		  0600);
 	assert_true(fd >= 0 && saved >= 0);
 	dup2(fd, 2);
 	close(fd);
-	assert_int_equal(pf_gmon_save("_mcleanup", bias + 0x10, bias + 0x14,
-				      bins, 1, 100), -1);
+	ret = pf_gmon_save("_mcleanup", bias + 0x10, bias + 0x14, bins, 1, 100);
+	err = errno;
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
-	assert_int_equal(errno, ENOENT);
-	f = fopen("stderr.txt", "r");
+	got[0] = '\0';
+	f = fopen("/tmp/test_lib_gmon.stderr", "r");
 	assert_non_null(f);
-	assert_non_null(fgets(got, sizeof(got), f));
+	if (!fgets(got, (int)len, f))
+		got[0] = '\0';
 	fclose(f);
-	snprintf(want, sizeof(want), "_mcleanup: no/such/dir/prof.%ld: %s\n",
-		 (long)getpid(), strerror(ENOENT));
+	unlink("/tmp/test_lib_gmon.stderr");
+	errno = err;
+	return ret;
+}
+
+static void test_save_prefix_falls_back(void **state)
+{
+	char got[128];
+	size_t len;
+
+	(void)state;
+	/* As glibc: $GMON_OUT_PREFIX.<pid> cannot be created, so gmon.out. */
+	setenv("GMON_OUT_PREFIX", "no/such/dir/prof", 1);
+	assert_int_equal(save_captured(got, sizeof(got)), 0);
+	assert_string_equal(got, "");	/* glibc says nothing either */
+	slurp("gmon.out", &len);
+	assert_int_equal(len, HDR_LEN + REC_HDR_LEN + 2);
+	assert_int_equal(system("test $(ls -A | wc -l) -eq 1"), 0);
+}
+
+static void test_save_prefix_names_a_directory(void **state)
+{
+	char name[64], got[128];
+	size_t len;
+
+	(void)state;
+	/* The temporary file is created, the rename fails: still gmon.out. */
+	setenv("GMON_OUT_PREFIX", "prof", 1);
+	snprintf(name, sizeof(name), "prof.%ld", (long)getpid());
+	assert_int_equal(mkdir(name, 0700), 0);
+	assert_int_equal(save_captured(got, sizeof(got)), 0);
+	assert_string_equal(got, "");
+	slurp("gmon.out", &len);
+	assert_int_equal(len, HDR_LEN + REC_HDR_LEN + 2);
+	assert_int_equal(system("test $(ls -A | wc -l) -eq 2"), 0);
+}
+
+static void test_save_failure_is_reported(void **state)
+{
+	char want[128], got[128], gone[80];
+
+	(void)state;
+	/* A current directory that was removed: nothing can be created. */
+	setenv("GMON_OUT_PREFIX", "prof", 1);
+	snprintf(gone, sizeof(gone), "%s/gone", tmpdir);
+	assert_int_equal(mkdir(gone, 0700), 0);
+	assert_int_equal(chdir(gone), 0);
+	assert_int_equal(rmdir(gone), 0);
+	assert_int_equal(save_captured(got, sizeof(got)), -1);
+	assert_int_equal(errno, ENOENT);
+	/* glibc's message: the fallback's name, not the prefix's. */
+	snprintf(want, sizeof(want), "_mcleanup: gmon.out: %s\n",
+		 strerror(ENOENT));
 	assert_string_equal(got, want);
+	assert_int_equal(chdir(tmpdir), 0);
 }
 
 int main(void)
@@ -353,6 +405,11 @@ int main(void)
 						setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_save_replaces_symlink,
 						setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_save_prefix_falls_back,
+						setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(
+			test_save_prefix_names_a_directory, setup_dir,
+			teardown_dir),
 		cmocka_unit_test_setup_teardown(test_save_failure_is_reported,
 						setup_dir, teardown_dir),
 	};
