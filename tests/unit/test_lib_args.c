@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,19 +290,107 @@ static void test_monstartup_prefix(void **state)
 	check_hist(name, 0x40, 0x44, 1, PROFIL_RATE_DEFAULT, zero);
 }
 
+/* stderr goes to a file while capturing; capture_end() returns its text. */
+static int saved_stderr = -1;
+
+static void capture_begin(void)
+{
+	int fd;
+
+	fflush(stderr);
+	saved_stderr = dup(2);
+	fd = open("stderr.txt", O_CREAT | O_RDWR | O_TRUNC, 0600);
+	assert_true(fd >= 0 && saved_stderr >= 0);
+	dup2(fd, 2);
+	close(fd);
+}
+
+static const char *capture_end(void)
+{
+	static char text[1024];
+	size_t n;
+	FILE *f;
+
+	fflush(stderr);
+	dup2(saved_stderr, 2);
+	close(saved_stderr);
+	f = fopen("stderr.txt", "r");
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	unlink("stderr.txt");
+	return text;
+}
+
 static void test_monstartup_module_absent(void **state)
 {
 	uint64_t b = pf_gmon_load_bias();
-	const unsigned short zero[2] = { 0 };
+	char want[512];
+	const char *got;
+	size_t len;
+	FILE *f;
 
 	(void)state;
+	/* A profile of an earlier run, which a failed run must not replace. */
+	f = fopen("gmon.out", "w");
+	assert_non_null(f);
+	fputs("an earlier profile\n", f);
+	fclose(f);
+
+	capture_begin();
 	mock_expect_getfamily();
 	mock_queue_error(ENOENT, NULL, true);
-	monstartup(b + 0x100, b + 0x108);	/* prints a message */
-	mock_expect_getfamily();
-	mock_queue_error(ENOENT, NULL, true);
-	_mcleanup();	/* still writes an (empty) profile, as glibc */
-	check_hist("gmon.out", 0x100, 0x108, 2, PROFIL_RATE_DEFAULT, zero);
+	monstartup(b + 0x100, b + 0x108);
+	moncontrol(0);	/* nothing to stop, nothing sent */
+	moncontrol(1);	/* nothing started either, as glibc's ERROR */
+	_mcleanup();
+	_mcleanup();	/* once only */
+	got = capture_end();
+
+	assert_int_equal(mock_requests, 1);
+	assert_non_null(slurp("gmon.out", &len));
+	assert_int_equal(len, strlen("an earlier profile\n"));
+	snprintf(want, sizeof(want),
+		 "monstartup: profil: %s (is profil.ko loaded?)\n"
+		 "_mcleanup: gmon.out: not written, monstartup failed: "
+		 "profil: %s (is profil.ko loaded?)\n",
+		 strerror(ENOSYS), strerror(ENOSYS));
+	assert_string_equal(got, want);
+}
+
+static void test_moncontrol_failure_keeps_profile(void **state)
+{
+	uint64_t b = pf_gmon_load_bias();
+	const unsigned short want[2] = { 4, 2 };
+	unsigned short *kcount;
+	const char *got;
+
+	(void)state;
+	/* Started once: what was counted is written even if a restart fails. */
+	expect_resolve();
+	expect_start_any_buf(4, b + 0x100, 32768, 0);
+	monstartup(b + 0x100, b + 0x108);
+	kcount = last_buf();
+	expect_off();
+	moncontrol(0);
+	memcpy(kcount, want, sizeof(want));
+	capture_begin();
+	mock_expect_request(PROFIL_CMD_START, NLM_F_ACK,
+			    (const struct mock_attr[]) {
+				{ PROFIL_ATTR_BUF, 8, (uintptr_t)kcount },
+				{ PROFIL_ATTR_BUFSIZ, 8, 4 },
+				{ PROFIL_ATTR_OFFSET, 8, b + 0x100 },
+				{ PROFIL_ATTR_SCALE, 4, 32768 },
+				{ 0 },
+			    });
+	mock_queue_error(EINVAL, "rate out of range", true);
+	moncontrol(1);
+	got = capture_end();
+	assert_string_equal(got, "moncontrol: profil: rate out of range\n");
+	expect_off();
+	_mcleanup();
+	check_hist("gmon.out", 0x100, 0x108, 2, PROFIL_RATE_DEFAULT, want);
 }
 
 /*
@@ -411,6 +500,7 @@ int main(void)
 		T(test_monstartup_exact_bins),
 		T(test_monstartup_prefix),
 		T(test_monstartup_module_absent),
+		T(test_moncontrol_failure_keeps_profile),
 		T(test_monitor_rejects),
 		T(test_monitor_layout),
 		T(test_geometry),
