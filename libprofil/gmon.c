@@ -88,13 +88,14 @@ int pf_gmon_write(FILE *f, const struct pf_gmon_hist *h)
 	const int32_t version = GMON_VERSION;
 	static const char spare[12];
 	uint64_t max = 0, records, k;
+	int saved = errno;
 	size_t i;
 
 	if (!f || !h || (h->hist_size && !h->counts) ||
 	    (h->width != 2 && h->width != 4 && h->width != 8) ||
 	    h->high_pc < h->low_pc || (uint64_t)(uintptr_t)h->high_pc !=
 	    h->high_pc) {
-		errno = EINVAL;
+		pf_err_set(EINVAL, NULL);
 		return -1;
 	}
 	for (i = 0; i < h->hist_size; i++)
@@ -103,6 +104,7 @@ int pf_gmon_write(FILE *f, const struct pf_gmon_hist *h)
 	/* At least one record, so gprof does not report "missing histogram". */
 	records = max ? (max + 65534) / 65535 : 1;
 
+	errno = 0;	/* a stream may fail without setting it: then EIO */
 	if (pf_put(f, GMON_MAGIC, 4) || pf_put(f, &version, sizeof(version)) ||
 	    pf_put(f, spare, sizeof(spare)))
 		goto err;
@@ -111,10 +113,10 @@ int pf_gmon_write(FILE *f, const struct pf_gmon_hist *h)
 			goto err;
 	if (fflush(f))
 		goto err;
+	errno = saved;
 	return 0;
 err:
-	if (!errno)
-		errno = EIO;
+	pf_err_set(errno ? errno : EIO, NULL);
 	return -1;
 }
 
@@ -258,6 +260,6 @@ int pf_gmon_save(const char *who, uint64_t lowpc, uint64_t highpc,
 err_report:
 	err = errno;
 	fprintf(stderr, "%s: %s: %s\n", who, name, strerror(err));
-	errno = err;
+	pf_err_set(err, NULL);
 	return -1;
 }

@@ -125,7 +125,7 @@ PROFIL_EXPORT void monstartup(unsigned long lowpc, unsigned long highpc)
 		goto out;	/* a second call is ignored, as in glibc */
 	if (highpc <= lowpc) {
 		pf_mon_fail_locked("empty range %#lx..%#lx", lowpc, highpc);
-		errno = EINVAL;
+		pf_err_set(EINVAL, NULL);
 		goto out;
 	}
 	nbins = (highpc - low + PF_BIN_BYTES - 1) / PF_BIN_BYTES;
@@ -133,7 +133,7 @@ PROFIL_EXPORT void monstartup(unsigned long lowpc, unsigned long highpc)
 		 calloc((size_t)nbins, sizeof(*kcount)) : NULL;
 	if (!kcount) {
 		pf_mon_fail_locked("out of memory");
-		errno = ENOMEM;
+		pf_err_set(ENOMEM, NULL);
 		goto out;
 	}
 	pf_mon.kcount = kcount;

@@ -94,14 +94,14 @@ PROFIL_EXPORT void monitor(int (*lowpc)(void), int (*highpc)(void),
 	}
 	if (!buffer || nfunc > (SIZE_MAX - PF_MON_HDR_BYTES) /
 			       PF_MON_CNT_BYTES) {
-		errno = EINVAL;
+		pf_err_set(EINVAL, NULL);
 		fprintf(stderr, "monitor: %s\n", strerror(EINVAL));
 		goto out;
 	}
 	skip = (PF_MON_HDR_BYTES + nfunc * PF_MON_CNT_BYTES) /
 	       sizeof(*buffer);
 	if (bufsize <= skip || pf_geometry(low, high, bufsize - skip, &g) < 0) {
-		errno = EINVAL;
+		pf_err_set(EINVAL, NULL);
 		fprintf(stderr, "monitor: %s\n", bufsize <= skip ?
 			"buffer too small" : "empty range");
 		goto out;

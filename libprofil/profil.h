@@ -232,7 +232,9 @@ int profil_event_read(struct profil_handle *h, struct profil_status *st);
 /**
  * profil_strerror() - why the last failed libprofil call of this thread
  * failed: the kernel's extended ack message if it sent one, else
- * strerror() of the errno that call set.
+ * strerror() of the errno that call set. Every failing call sets it (the
+ * drop-ins monitor() and monstartup() too), so the text is never an
+ * earlier failure's.
  *
  * Return: a thread-local string valid until the next libprofil call in
  * this thread; never NULL.

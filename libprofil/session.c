@@ -239,7 +239,7 @@ err_free:
 PROFIL_EXPORT int profil_event_fd(const struct profil_handle *h)
 {
 	if (!h || !h->ev) {
-		errno = EBADF;
+		pf_err_set(EBADF, NULL);
 		return -1;
 	}
 	return mnl_socket_get_fd(h->ev->sock);

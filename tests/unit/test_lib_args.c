@@ -427,6 +427,38 @@ static void test_monitor_rejects(void **state)
 	assert_int_equal(mock_requests, 0);
 }
 
+/* A failure reported by errno alone would leave this text behind. */
+static void plant_stale_error(void)
+{
+	pf_err_set(EFAULT, "an earlier failure");
+}
+
+static void assert_last_error(int err)
+{
+	assert_int_equal(errno, err);
+	assert_string_equal(profil_strerror(), strerror(err));
+	assert_null(profil_last_extack());
+}
+
+static void test_dropins_set_last_error(void **state)
+{
+	static unsigned short buf[64];
+	uint64_t b = pf_gmon_load_bias();
+
+	(void)state;
+	capture_begin();
+	plant_stale_error();
+	monitor(pc(b + 0x1000), pc(b + 0x2000), buf, 28, 2);
+	assert_last_error(EINVAL);
+	plant_stale_error();
+	monitor(pc(b + 0x1000), pc(b + 0x2000), NULL, 64, 0);
+	assert_last_error(EINVAL);
+	plant_stale_error();
+	monstartup(b + 0x3000, b + 0x2000);
+	assert_last_error(EINVAL);
+	capture_end();
+}
+
 static void test_monitor_layout(void **state)
 {
 	static unsigned short buf[1024];
@@ -502,6 +534,7 @@ int main(void)
 		T(test_monstartup_module_absent),
 		T(test_moncontrol_failure_keeps_profile),
 		T(test_monitor_rejects),
+		T(test_dropins_set_last_error),
 		T(test_monitor_layout),
 		T(test_geometry),
 	};

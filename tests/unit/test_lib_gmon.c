@@ -165,13 +165,34 @@ static void test_write_rejects_bad_args(void **state)
 	FILE *f = fopen("/dev/null", "w");
 
 	(void)state;
+	pf_err_set(EFAULT, "an earlier failure");
 	assert_int_equal(pf_gmon_write(f, &h), -1);
 	assert_int_equal(errno, EINVAL);
+	assert_string_equal(profil_strerror(), strerror(EINVAL));
 	h.width = 2;
 	h.high_pc = 0;
 	h.low_pc = 8;
 	assert_int_equal(pf_gmon_write(f, &h), -1);
 	assert_int_equal(errno, EINVAL);
+	fclose(f);
+}
+
+static void test_write_error(void **state)
+{
+	const uint16_t bins[1] = { 0 };
+	struct pf_gmon_hist h = {
+		.low_pc = 0, .high_pc = 4, .hist_size = 1,
+		.prof_rate = 100, .counts = bins, .width = 2,
+	};
+	FILE *f = fopen("/dev/full", "w");
+
+	(void)state;
+	assert_non_null(f);
+	pf_err_set(EFAULT, "an earlier failure");
+	assert_int_equal(pf_gmon_write(f, &h), -1);
+	assert_int_equal(errno, ENOSPC);
+	assert_string_equal(profil_strerror(), strerror(ENOSPC));
+	assert_null(profil_last_extack());
 	fclose(f);
 }
 
@@ -372,6 +393,8 @@ static void test_save_failure_is_reported(void **state)
 {
 	char want[128], got[128], gone[80];
 
+	pf_err_set(EFAULT, "an earlier failure");
+
 	(void)state;
 	/* A current directory that was removed: nothing can be created. */
 	setenv("GMON_OUT_PREFIX", "prof", 1);
@@ -381,6 +404,7 @@ static void test_save_failure_is_reported(void **state)
 	assert_int_equal(rmdir(gone), 0);
 	assert_int_equal(save_captured(got, sizeof(got)), -1);
 	assert_int_equal(errno, ENOENT);
+	assert_string_equal(profil_strerror(), strerror(ENOENT));
 	/* glibc's message: the fallback's name, not the prefix's. */
 	snprintf(want, sizeof(want), "_mcleanup: gmon.out: %s\n",
 		 strerror(ENOENT));
@@ -396,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_overflow_records),
 		cmocka_unit_test(test_overflow_u64_exact_multiple),
 		cmocka_unit_test(test_write_rejects_bad_args),
+		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_load_bias),
 		cmocka_unit_test_setup_teardown(test_filename, setup_dir,
 						teardown_dir),

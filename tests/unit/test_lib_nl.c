@@ -580,6 +580,62 @@ static void test_events_no_group(void **state)
 	profil_handle_close(h);
 }
 
+/*
+ * Every failure sets the thread's last error: an errno alone would leave
+ * profil_strerror() with the text of an earlier failure.
+ */
+static void plant_stale_error(void)
+{
+	pf_err_set(EFAULT, "an earlier failure");
+	assert_string_equal(profil_strerror(), "an earlier failure");
+}
+
+static void assert_last_error(int err)
+{
+	assert_int_equal(errno, err);
+	assert_string_equal(profil_strerror(), strerror(err));
+	assert_null(profil_last_extack());
+}
+
+static void test_no_stale_error_text(void **state)
+{
+	struct profil_handle *h = open_handle(NULL);
+	struct profil_status st;
+
+	(void)state;
+	plant_stale_error();
+	assert_int_equal(profil_event_fd(h), -1);
+	assert_last_error(EBADF);
+	plant_stale_error();
+	assert_int_equal(profil_event_fd(NULL), -1);
+	assert_last_error(EBADF);
+	plant_stale_error();
+	assert_int_equal(profil_event_read(h, &st), -1);
+	assert_last_error(EBADF);
+	plant_stale_error();
+	assert_int_equal(profil_session_get(h, 0, NULL), -1);
+	assert_last_error(EINVAL);
+	plant_stale_error();
+	assert_int_equal(profil_session_dump(h, NULL, NULL), -1);
+	assert_last_error(EINVAL);
+	plant_stale_error();
+	mock_expect_request(PROFIL_CMD_STOP, NLM_F_ACK, NULL);
+	mock_queue_recv_error(ENOBUFS);
+	assert_int_equal(profil_session_stop(h, 0), -1);
+	assert_last_error(ENOBUFS);
+	plant_stale_error();
+	mock_expect_send_error(EAGAIN);
+	assert_int_equal(profil_session_stop(h, 0), -1);
+	assert_last_error(EAGAIN);
+	profil_handle_close(h);
+
+	plant_stale_error();
+	mock_expect_getfamily();
+	mock_queue_error(ENOENT, NULL, true);
+	assert_null(profil_handle_open());
+	assert_last_error(ENOSYS);
+}
+
 static void test_null_args(void **state)
 {
 	struct profil_status st;
@@ -624,6 +680,7 @@ int main(void)
 		cmocka_unit_test_setup(test_session_dump_error, setup),
 		cmocka_unit_test_setup(test_events, setup),
 		cmocka_unit_test_setup(test_events_no_group, setup),
+		cmocka_unit_test_setup(test_no_stale_error_text, setup),
 		cmocka_unit_test_setup(test_null_args, setup),
 	};
 
