@@ -75,6 +75,14 @@ int pf_profil(unsigned short *buf, size_t bufsiz, size_t offset,
 	      unsigned int scale);
 /* Drops the shared socket (tests, and after fork). */
 void pf_profil_reset(void);
+/*
+ * Registers, once, the fork handlers of profil()'s lock. A module whose
+ * lock is held while calling pf_profil() calls this before registering
+ * its own handlers: prepare handlers run in reverse order of
+ * registration, so fork() then takes the outer lock before pf_lock, the
+ * order every other path takes them in.
+ */
+void pf_profil_atfork(void);
 
 /* gmon.c: the gmon.out writer. */
 struct pf_gmon_hist {

@@ -46,9 +46,38 @@ static struct {
 	char why[PF_WHY_MAX];	/* PF_MON_ERROR: what monstartup() said */
 } pf_mon = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-void pf_mcount_reset(void)
+static pthread_once_t pf_mon_atfork_once = PTHREAD_ONCE_INIT;
+
+/*
+ * pf_mon.lock is held across pf_profil()'s kernel round trip: fork()
+ * takes it first, as pf_lock (see pf_profil_atfork()), so a child never
+ * inherits it locked and its moncontrol() or _mcleanup() cannot hang.
+ */
+static void pf_mon_take(void)
 {
 	pthread_mutex_lock(&pf_mon.lock);
+}
+
+static void pf_mon_release(void)
+{
+	pthread_mutex_unlock(&pf_mon.lock);
+}
+
+static void pf_mon_atfork_register(void)
+{
+	pf_profil_atfork();	/* first: its prepare runs after ours */
+	pthread_atfork(pf_mon_take, pf_mon_release, pf_mon_release);
+}
+
+static void pf_mon_lock(void)
+{
+	pthread_once(&pf_mon_atfork_once, pf_mon_atfork_register);
+	pthread_mutex_lock(&pf_mon.lock);
+}
+
+void pf_mcount_reset(void)
+{
+	pf_mon_lock();
 	free(pf_mon.kcount);
 	pf_mon.kcount = NULL;
 	pf_mon.state = PF_MON_UNSET;
@@ -120,7 +149,7 @@ PROFIL_EXPORT void monstartup(unsigned long lowpc, unsigned long highpc)
 	uint64_t nbins;
 	int err;
 
-	pthread_mutex_lock(&pf_mon.lock);
+	pf_mon_lock();
 	if (pf_mon.state != PF_MON_UNSET)
 		goto out;	/* a second call is ignored, as in glibc */
 	if (highpc <= lowpc) {
@@ -164,7 +193,7 @@ PROFIL_EXPORT void moncontrol(int mode)
 {
 	void (*next)(int);
 
-	pthread_mutex_lock(&pf_mon.lock);
+	pf_mon_lock();
 	if (pf_mon.state != PF_MON_UNSET) {
 		pf_moncontrol_locked(mode);
 		pthread_mutex_unlock(&pf_mon.lock);
@@ -180,7 +209,7 @@ PROFIL_EXPORT void _mcleanup(void)
 {
 	void (*next)(void);
 
-	pthread_mutex_lock(&pf_mon.lock);
+	pf_mon_lock();
 	if (pf_mon.state == PF_MON_UNSET) {
 		pthread_mutex_unlock(&pf_mon.lock);
 		next = (void (*)(void))pf_next("_mcleanup");

@@ -11,11 +11,14 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/gmon.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <libmnl/libmnl.h>
 #include <linux/netlink.h>
@@ -394,6 +397,98 @@ static void test_moncontrol_failure_keeps_profile(void **state)
 }
 
 /*
+ * fork() while another thread is inside the round trip, under the locks
+ * of moncontrol() and profil(): the child must not inherit them locked.
+ */
+static sem_t in_trip, go_on;
+
+/* The stopping thread's round trip, served without cmocka. */
+static ssize_t send_in_thread(size_t len)
+{
+	mock_send_hook = NULL;	/* once */
+	return (ssize_t)len;
+}
+
+static ssize_t block_in_trip(void *buf, size_t bufsiz)
+{
+	mock_recv_hook = NULL;	/* once */
+	sem_post(&in_trip);
+	sem_wait(&go_on);
+	return mock_put_ack(buf, bufsiz);
+}
+
+static void *stop_in_thread(void *arg)
+{
+	(void)arg;
+	moncontrol(0);
+	return NULL;
+}
+
+static void *release_later(void *arg)
+{
+	(void)arg;
+	usleep(200 * 1000);	/* fork() has been called by then */
+	sem_post(&go_on);
+	return NULL;
+}
+
+/* In the child: its own copy of the mock's queues; a hang ends in SIGALRM. */
+static void fork_child(uint64_t b)
+{
+	int fd = open("/dev/null", O_WRONLY);
+
+	alarm(5);
+	/* A failure would run the rest of cmocka's group here: keep it quiet. */
+	dup2(fd, 1);
+	mock_mnl_reset();
+	expect_resolve();	/* a new process: the socket is re-opened */
+	expect_start_any_buf(4, b + 0x100, 32768, 0);
+	moncontrol(1);
+	expect_off();
+	_mcleanup();
+	_exit(access("gmon.out", F_OK) == 0 ? 0 : 3);
+}
+
+static void test_fork_during_round_trip(void **state)
+{
+	uint64_t b = pf_gmon_load_bias();
+	pthread_t stopper, releaser;
+	int status;
+	pid_t pid;
+
+	(void)state;
+	expect_resolve();
+	expect_start_any_buf(4, b + 0x100, 32768, 0);
+	monstartup(b + 0x100, b + 0x108);
+
+	assert_int_equal(sem_init(&in_trip, 0, 0), 0);
+	assert_int_equal(sem_init(&go_on, 0, 0), 0);
+	mock_send_hook = send_in_thread;
+	mock_recv_hook = block_in_trip;
+	assert_int_equal(pthread_create(&stopper, NULL, stop_in_thread, NULL),
+			 0);
+	sem_wait(&in_trip);	/* it holds both locks, waiting for the ACK */
+	assert_int_equal(pthread_create(&releaser, NULL, release_later, NULL),
+			 0);
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid)
+		fork_child(b);
+	pthread_join(releaser, NULL);
+	pthread_join(stopper, NULL);
+	assert_int_equal(mock_requests, 3);	/* resolve, START, STOP */
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (WIFSIGNALED(status))
+		fail_msg("the child hung (signal %d)", WTERMSIG(status));
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	sem_destroy(&in_trip);
+	sem_destroy(&go_on);
+}
+
+/*
  * monitor()
  */
 
@@ -534,6 +629,7 @@ int main(void)
 		T(test_monstartup_module_absent),
 		T(test_moncontrol_failure_keeps_profile),
 		T(test_monitor_rejects),
+		T(test_fork_during_round_trip),
 		T(test_dropins_set_last_error),
 		T(test_monitor_layout),
 		T(test_geometry),
