@@ -185,17 +185,21 @@ int profil_session_get_stats(struct profil_handle *h, pid_t pid,
 
 /**
  * typedef profil_session_cb - called once per session by
- * profil_session_dump(); return 0 to continue, non-zero to stop the walk
- * (the value is then returned by profil_session_dump()).
+ * profil_session_dump(); return 0 to continue, non-zero to stop the walk.
+ * A positive value is returned by profil_session_dump(); a negative one
+ * is returned as 1, so that -1 always means a failure of the library.
  */
 typedef int (*profil_session_cb)(const struct profil_status *st, void *data);
 
 /**
  * profil_session_dump() - every session the caller may see
  *
- * Return: 0 after the last session, the callback's non-zero value if it
- * stopped the walk early, or -1 with errno set (EPROTO, socket errors).
- * After an early stop the rest of the dump is read and discarded.
+ * Return: 0 after the last session; after the callback stopped the walk
+ * early, its value if positive and 1 if negative (a callback's -1 is
+ * never passed through, so it cannot be mistaken for a failure); or -1
+ * with errno and profil_strerror() set (EINVAL, EPROTO, socket errors),
+ * and only then. After an early stop the rest of the dump is read and
+ * discarded. To hand more than a positive int back, use @data.
  */
 int profil_session_dump(struct profil_handle *h, profil_session_cb cb,
 			void *data);
