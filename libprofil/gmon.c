@@ -32,7 +32,7 @@ static int pf_put(FILE *f, const void *p, size_t n)
 	return fwrite(p, 1, n, f) == n ? 0 : -1;
 }
 
-static uint64_t pf_count(const struct pf_gmon_hist *h, size_t i)
+static uint64_t pf_count(const struct profil_gmon_hist *h, size_t i)
 {
 	switch (h->width) {
 	case 2:
@@ -44,7 +44,7 @@ static uint64_t pf_count(const struct pf_gmon_hist *h, size_t i)
 	}
 }
 
-static int pf_put_hist_hdr(FILE *f, const struct pf_gmon_hist *h)
+static int pf_put_hist_hdr(FILE *f, const struct profil_gmon_hist *h)
 {
 	static const char dimen[15] = "seconds";
 	uintptr_t low = (uintptr_t)h->low_pc, high = (uintptr_t)h->high_pc;
@@ -61,7 +61,7 @@ static int pf_put_hist_hdr(FILE *f, const struct pf_gmon_hist *h)
 }
 
 /* Record @k carries min(65535, count - 65535 * k) of every bin. */
-static int pf_put_hist(FILE *f, const struct pf_gmon_hist *h, uint64_t k)
+static int pf_put_hist(FILE *f, const struct profil_gmon_hist *h, uint64_t k)
 {
 	uint16_t bin;
 	uint64_t c;
@@ -83,7 +83,8 @@ static int pf_put_hist(FILE *f, const struct pf_gmon_hist *h, uint64_t k)
 	return 0;
 }
 
-int pf_gmon_write(FILE *f, const struct pf_gmon_hist *h)
+PROFIL_EXPORT int profil_gmon_write(FILE *f,
+				    const struct profil_gmon_hist *h)
 {
 	const int32_t version = GMON_VERSION;
 	static const char spare[12];
@@ -190,7 +191,7 @@ static FILE *pf_tmpfile(const char *name, char *tmp, size_t len)
  * errno set on failure; *@created tells whether the temporary file could
  * be created and renamed to @name, which is what glibc's fallback is about.
  */
-static int pf_gmon_save_as(const char *name, const struct pf_gmon_hist *h,
+static int pf_gmon_save_as(const char *name, const struct profil_gmon_hist *h,
 			   bool *created)
 {
 	char tmp[GMON_PATH_MAX + 32];
@@ -201,7 +202,7 @@ static int pf_gmon_save_as(const char *name, const struct pf_gmon_hist *h,
 	f = pf_tmpfile(name, tmp, sizeof(tmp));
 	if (!f)
 		return -1;
-	if (pf_gmon_write(f, h) < 0)
+	if (profil_gmon_write(f, h) < 0)
 		ret = -1;
 	err = errno;
 	if (fclose(f) && !ret) {
@@ -226,7 +227,7 @@ int pf_gmon_save(const char *who, uint64_t lowpc, uint64_t highpc,
 {
 	char name[GMON_PATH_MAX] = "gmon.out";
 	uint64_t bias = pf_gmon_load_bias();
-	struct pf_gmon_hist h = {
+	struct profil_gmon_hist h = {
 		.low_pc = lowpc - bias,
 		.high_pc = highpc - bias,
 		.hist_size = (uint32_t)nbins,

@@ -84,18 +84,7 @@ void pf_profil_reset(void);
  */
 void pf_profil_atfork(void);
 
-/* gmon.c: the gmon.out writer. */
-struct pf_gmon_hist {
-	uint64_t low_pc;	/* link-time addresses (bias removed) */
-	uint64_t high_pc;	/* exclusive */
-	uint32_t hist_size;	/* number of bins */
-	uint32_t prof_rate;	/* Hz */
-	const void *counts;	/* hist_size counters ... */
-	unsigned int width;	/* ... of 2, 4 or 8 bytes each */
-};
-
-/* Writes header and records to @f. 0, or -1 with errno set. */
-int pf_gmon_write(FILE *f, const struct pf_gmon_hist *h);
+/* gmon.c: the gmon.out file (the writer is profil_gmon_write()). */
 /* Load bias of the main program (0 for a non-PIE executable). */
 uint64_t pf_gmon_load_bias(void);
 /* Output file name into @buf: $GMON_OUT_PREFIX.<pid> or gmon.out. */

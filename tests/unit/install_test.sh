@@ -40,8 +40,16 @@ cat >"$stage/prog.c" <<'PROG'
 
 int main(void)
 {
-	/* A symbol of the library and a constant of the UAPI header. */
-	return !(profil_strerror() && strcmp(PROFIL_GENL_NAME, "profil") == 0);
+	static const unsigned short bins[2] = { 1, 2 };
+	const struct profil_gmon_hist h = {
+		.low_pc = 0x1000, .high_pc = 0x1008, .hist_size = 2,
+		.prof_rate = 100, .counts = bins, .width = sizeof(bins[0]),
+	};
+	FILE *f = tmpfile();
+
+	/* Symbols of both version nodes, a constant of the UAPI header. */
+	return !(f && profil_gmon_write(f, &h) == 0 && profil_strerror() &&
+		 strcmp(PROFIL_GENL_NAME, "profil") == 0);
 }
 PROG
 # shellcheck disable=SC2086 # word splitting of the flags is wanted
@@ -53,4 +61,6 @@ grep -q "$inc/profil.h" "$stage/deps" ||
 # shellcheck disable=SC2086
 ${CC:-cc} -std=c11 -Wall -Werror $cflags -o "$stage/prog" "$stage/prog.c" $libs
 LD_LIBRARY_PATH=$stage/usr/lib "$stage/prog" || fail "the program failed"
+objdump -T "$stage/prog" | grep -Eq 'PROFIL_1\.1\)? +profil_gmon_write$' ||
+	fail "profil_gmon_write is not bound to PROFIL_1.1"
 echo "ok - built with pkg-config against the staged tree, and ran"

@@ -35,12 +35,12 @@ struct mem {
 	size_t len;
 };
 
-static void write_mem(const struct pf_gmon_hist *h, struct mem *m)
+static void write_mem(const struct profil_gmon_hist *h, struct mem *m)
 {
 	FILE *f = open_memstream(&m->buf, &m->len);
 
 	assert_non_null(f);
-	assert_int_equal(pf_gmon_write(f, h), 0);
+	assert_int_equal(profil_gmon_write(f, h), 0);
 	assert_int_equal(fclose(f), 0);
 }
 
@@ -68,7 +68,7 @@ static void test_header_and_record(void **state)
 		'g', 'm', 'o', 'n', 1, 0, 0, 0,
 	};
 	const uint16_t bins[3] = { 1, 0x1234, 65535 };
-	struct pf_gmon_hist h = {
+	struct profil_gmon_hist h = {
 		.low_pc = 0x1000, .high_pc = 0x100c, .hist_size = 3,
 		.prof_rate = 1000, .counts = bins, .width = 2,
 	};
@@ -89,7 +89,7 @@ static void test_header_and_record(void **state)
 static void test_empty_histogram_has_a_record(void **state)
 {
 	const uint16_t bins[2] = { 0, 0 };
-	struct pf_gmon_hist h = {
+	struct profil_gmon_hist h = {
 		.low_pc = 0x2000, .high_pc = 0x2008, .hist_size = 2,
 		.prof_rate = 100, .counts = bins, .width = 2,
 	};
@@ -111,7 +111,7 @@ static void test_overflow_records(void **state)
 		{ 0, 0, 0, 65535, 0 },
 		{ 0, 0, 0, 3395, 0 },
 	};
-	struct pf_gmon_hist h = {
+	struct profil_gmon_hist h = {
 		.low_pc = 0x400000, .high_pc = 0x400014, .hist_size = 5,
 		.prof_rate = 250, .counts = counts, .width = 4,
 	};
@@ -135,7 +135,7 @@ static void test_overflow_records(void **state)
 static void test_overflow_u64_exact_multiple(void **state)
 {
 	const uint64_t counts[1] = { 2 * 65535ULL };
-	struct pf_gmon_hist h = {
+	struct profil_gmon_hist h = {
 		.low_pc = 0, .high_pc = 4, .hist_size = 1,
 		.prof_rate = 100, .counts = counts, .width = 8,
 	};
@@ -158,7 +158,7 @@ static void test_overflow_u64_exact_multiple(void **state)
 static void test_write_rejects_bad_args(void **state)
 {
 	const uint16_t bins[1] = { 0 };
-	struct pf_gmon_hist h = {
+	struct profil_gmon_hist h = {
 		.low_pc = 0, .high_pc = 4, .hist_size = 1,
 		.prof_rate = 100, .counts = bins, .width = 3,
 	};
@@ -166,13 +166,13 @@ static void test_write_rejects_bad_args(void **state)
 
 	(void)state;
 	pf_err_set(EFAULT, "an earlier failure");
-	assert_int_equal(pf_gmon_write(f, &h), -1);
+	assert_int_equal(profil_gmon_write(f, &h), -1);
 	assert_int_equal(errno, EINVAL);
 	assert_string_equal(profil_strerror(), strerror(EINVAL));
 	h.width = 2;
 	h.high_pc = 0;
 	h.low_pc = 8;
-	assert_int_equal(pf_gmon_write(f, &h), -1);
+	assert_int_equal(profil_gmon_write(f, &h), -1);
 	assert_int_equal(errno, EINVAL);
 	fclose(f);
 }
@@ -180,7 +180,7 @@ static void test_write_rejects_bad_args(void **state)
 static void test_write_error(void **state)
 {
 	const uint16_t bins[1] = { 0 };
-	struct pf_gmon_hist h = {
+	struct profil_gmon_hist h = {
 		.low_pc = 0, .high_pc = 4, .hist_size = 1,
 		.prof_rate = 100, .counts = bins, .width = 2,
 	};
@@ -189,7 +189,7 @@ static void test_write_error(void **state)
 	(void)state;
 	assert_non_null(f);
 	pf_err_set(EFAULT, "an earlier failure");
-	assert_int_equal(pf_gmon_write(f, &h), -1);
+	assert_int_equal(profil_gmon_write(f, &h), -1);
 	assert_int_equal(errno, ENOSPC);
 	assert_string_equal(profil_strerror(), strerror(ENOSPC));
 	assert_null(profil_last_extack());
