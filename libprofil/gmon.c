@@ -209,7 +209,7 @@ static int pf_gmon_save_as(const char *name, const struct profil_gmon_hist *h,
 		ret = -1;
 		err = errno;
 	}
-	*created = true;	/* a write error is this file's, not the name's */
+	*created = true;	/* a write error: the file's, not the name's */
 	if (!ret && rename(tmp, name) < 0) {
 		ret = -1;
 		err = errno;

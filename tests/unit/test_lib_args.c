@@ -438,7 +438,7 @@ static void fork_child(uint64_t b)
 	int fd = open("/dev/null", O_WRONLY);
 
 	alarm(5);
-	/* A failure would run the rest of cmocka's group here: keep it quiet. */
+	/* A failure would run the rest of the group here: keep it quiet. */
 	dup2(fd, 1);
 	mock_mnl_reset();
 	expect_resolve();	/* a new process: the socket is re-opened */
