@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "profil.h"
-#include "internal.h"
 #include "attrib.h"
 #include "render.h"
 
@@ -705,7 +704,7 @@ int render(FILE *out, const struct hist *h, const struct render_syms *s,
 static int gmon_range(FILE *out, const struct hist_range *rg, uint32_t rate,
 		      bool with_header)
 {
-	struct pf_gmon_hist g = {
+	struct profil_gmon_hist g = {
 		.low_pc = rg->low_pc, .high_pc = rg->high_pc,
 		.hist_size = (uint32_t)rg->nbins, .prof_rate = rate,
 		.counts = rg->bins, .width = sizeof(*rg->bins),
@@ -721,12 +720,12 @@ static int gmon_range(FILE *out, const struct hist_range *rg, uint32_t rate,
 		return -1;
 	}
 	if (with_header)
-		return pf_gmon_write(out, &g);
+		return profil_gmon_write(out, &g);
 	/* libprofil's writer always starts a file: drop its header. */
 	mem = open_memstream(&buf, &len);
 	if (!mem)
 		return -1;
-	ret = pf_gmon_write(mem, &g);
+	ret = profil_gmon_write(mem, &g);
 	if (fclose(mem))
 		ret = -1;
 	if (!ret && (len < hdr ||

@@ -32,7 +32,7 @@ static int pf_put(FILE *f, const void *p, size_t n)
 	return fwrite(p, 1, n, f) == n ? 0 : -1;
 }
 
-static uint64_t pf_count(const struct pf_gmon_hist *h, size_t i)
+static uint64_t pf_count(const struct profil_gmon_hist *h, size_t i)
 {
 	switch (h->width) {
 	case 2:
@@ -44,7 +44,7 @@ static uint64_t pf_count(const struct pf_gmon_hist *h, size_t i)
 	}
 }
 
-static int pf_put_hist_hdr(FILE *f, const struct pf_gmon_hist *h)
+static int pf_put_hist_hdr(FILE *f, const struct profil_gmon_hist *h)
 {
 	static const char dimen[15] = "seconds";
 	uintptr_t low = (uintptr_t)h->low_pc, high = (uintptr_t)h->high_pc;
@@ -61,7 +61,7 @@ static int pf_put_hist_hdr(FILE *f, const struct pf_gmon_hist *h)
 }
 
 /* Record @k carries min(65535, count - 65535 * k) of every bin. */
-static int pf_put_hist(FILE *f, const struct pf_gmon_hist *h, uint64_t k)
+static int pf_put_hist(FILE *f, const struct profil_gmon_hist *h, uint64_t k)
 {
 	uint16_t bin;
 	uint64_t c;
@@ -83,18 +83,20 @@ static int pf_put_hist(FILE *f, const struct pf_gmon_hist *h, uint64_t k)
 	return 0;
 }
 
-int pf_gmon_write(FILE *f, const struct pf_gmon_hist *h)
+PROFIL_EXPORT int profil_gmon_write(FILE *f,
+				    const struct profil_gmon_hist *h)
 {
 	const int32_t version = GMON_VERSION;
 	static const char spare[12];
 	uint64_t max = 0, records, k;
+	int saved = errno;
 	size_t i;
 
 	if (!f || !h || (h->hist_size && !h->counts) ||
 	    (h->width != 2 && h->width != 4 && h->width != 8) ||
 	    h->high_pc < h->low_pc || (uint64_t)(uintptr_t)h->high_pc !=
 	    h->high_pc) {
-		errno = EINVAL;
+		pf_err_set(EINVAL, NULL);
 		return -1;
 	}
 	for (i = 0; i < h->hist_size; i++)
@@ -103,6 +105,7 @@ int pf_gmon_write(FILE *f, const struct pf_gmon_hist *h)
 	/* At least one record, so gprof does not report "missing histogram". */
 	records = max ? (max + 65534) / 65535 : 1;
 
+	errno = 0;	/* a stream may fail without setting it: then EIO */
 	if (pf_put(f, GMON_MAGIC, 4) || pf_put(f, &version, sizeof(version)) ||
 	    pf_put(f, spare, sizeof(spare)))
 		goto err;
@@ -111,10 +114,10 @@ int pf_gmon_write(FILE *f, const struct pf_gmon_hist *h)
 			goto err;
 	if (fflush(f))
 		goto err;
+	errno = saved;
 	return 0;
 err:
-	if (!errno)
-		errno = EIO;
+	pf_err_set(errno ? errno : EIO, NULL);
 	return -1;
 }
 
@@ -183,12 +186,48 @@ static FILE *pf_tmpfile(const char *name, char *tmp, size_t len)
 	return f;
 }
 
+/*
+ * Writes @h to @name through a temporary file renamed over it. -1 with
+ * errno set on failure; *@created tells whether the temporary file could
+ * be created and renamed to @name, which is what glibc's fallback is about.
+ */
+static int pf_gmon_save_as(const char *name, const struct profil_gmon_hist *h,
+			   bool *created)
+{
+	char tmp[GMON_PATH_MAX + 32];
+	int err, ret = 0;
+	FILE *f;
+
+	*created = false;
+	f = pf_tmpfile(name, tmp, sizeof(tmp));
+	if (!f)
+		return -1;
+	if (profil_gmon_write(f, h) < 0)
+		ret = -1;
+	err = errno;
+	if (fclose(f) && !ret) {
+		ret = -1;
+		err = errno;
+	}
+	*created = true;	/* a write error: the file's, not the name's */
+	if (!ret && rename(tmp, name) < 0) {
+		ret = -1;
+		err = errno;
+		*created = false;
+	}
+	if (ret) {
+		unlink(tmp);
+		errno = err;
+	}
+	return ret;
+}
+
 int pf_gmon_save(const char *who, uint64_t lowpc, uint64_t highpc,
 		 const unsigned short *bins, size_t nbins, uint32_t rate)
 {
-	char name[GMON_PATH_MAX], tmp[GMON_PATH_MAX + 32];
+	char name[GMON_PATH_MAX] = "gmon.out";
 	uint64_t bias = pf_gmon_load_bias();
-	struct pf_gmon_hist h = {
+	struct profil_gmon_hist h = {
 		.low_pc = lowpc - bias,
 		.high_pc = highpc - bias,
 		.hist_size = (uint32_t)nbins,
@@ -196,41 +235,32 @@ int pf_gmon_save(const char *who, uint64_t lowpc, uint64_t highpc,
 		.counts = bins,
 		.width = sizeof(*bins),
 	};
-	int err, ret = 0;
-	FILE *f;
+	bool created;
+	int err;
 
-	if (pf_gmon_filename(name, sizeof(name)) < 0) {
-		snprintf(name, sizeof(name), "%s", "gmon.out");
-		goto err_report;
-	}
 	if (nbins > UINT32_MAX || lowpc < bias) {
 		errno = EINVAL;
 		goto err_report;
 	}
-	f = pf_tmpfile(name, tmp, sizeof(tmp));
-	if (!f)
-		goto err_report;
-	if (pf_gmon_write(f, &h) < 0)
-		ret = -1;
-	err = errno;
-	if (fclose(f) && !ret) {
-		ret = -1;
-		err = errno;
+	/*
+	 * As glibc's write_gmon(): $GMON_OUT_PREFIX.<pid> if that file can be
+	 * created, else gmon.out in the current directory, silently; only a
+	 * failure of the last file tried is reported.
+	 */
+	if (pf_gmon_filename(name, sizeof(name)) == 0 &&
+	    strcmp(name, "gmon.out")) {
+		if (pf_gmon_save_as(name, &h, &created) == 0)
+			return 0;
+		if (created)
+			goto err_report;
 	}
-	if (!ret && rename(tmp, name) < 0) {
-		ret = -1;
-		err = errno;
-	}
-	if (ret) {
-		unlink(tmp);
-		errno = err;
-		goto err_report;
-	}
-	return 0;
+	snprintf(name, sizeof(name), "%s", "gmon.out");
+	if (pf_gmon_save_as(name, &h, &created) == 0)
+		return 0;
 
 err_report:
 	err = errno;
 	fprintf(stderr, "%s: %s: %s\n", who, name, strerror(err));
-	errno = err;
+	pf_err_set(err, NULL);
 	return -1;
 }

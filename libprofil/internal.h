@@ -75,19 +75,16 @@ int pf_profil(unsigned short *buf, size_t bufsiz, size_t offset,
 	      unsigned int scale);
 /* Drops the shared socket (tests, and after fork). */
 void pf_profil_reset(void);
+/*
+ * Registers, once, the fork handlers of profil()'s lock. A module whose
+ * lock is held while calling pf_profil() calls this before registering
+ * its own handlers: prepare handlers run in reverse order of
+ * registration, so fork() then takes the outer lock before pf_lock, the
+ * order every other path takes them in.
+ */
+void pf_profil_atfork(void);
 
-/* gmon.c: the gmon.out writer. */
-struct pf_gmon_hist {
-	uint64_t low_pc;	/* link-time addresses (bias removed) */
-	uint64_t high_pc;	/* exclusive */
-	uint32_t hist_size;	/* number of bins */
-	uint32_t prof_rate;	/* Hz */
-	const void *counts;	/* hist_size counters ... */
-	unsigned int width;	/* ... of 2, 4 or 8 bytes each */
-};
-
-/* Writes header and records to @f. 0, or -1 with errno set. */
-int pf_gmon_write(FILE *f, const struct pf_gmon_hist *h);
+/* gmon.c: the gmon.out file (the writer is profil_gmon_write()). */
 /* Load bias of the main program (0 for a non-PIE executable). */
 uint64_t pf_gmon_load_bias(void);
 /* Output file name into @buf: $GMON_OUT_PREFIX.<pid> or gmon.out. */

@@ -33,9 +33,35 @@ static struct {
 	uint32_t rate;
 } pf_monitor = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-void pf_monitor_reset(void)
+static pthread_once_t pf_monitor_atfork_once = PTHREAD_ONCE_INIT;
+
+/* Held across pf_profil()'s round trip: see mcount.c's pf_mon_take(). */
+static void pf_monitor_take(void)
 {
 	pthread_mutex_lock(&pf_monitor.lock);
+}
+
+static void pf_monitor_release(void)
+{
+	pthread_mutex_unlock(&pf_monitor.lock);
+}
+
+static void pf_monitor_atfork_register(void)
+{
+	pf_profil_atfork();	/* first: its prepare runs after ours */
+	pthread_atfork(pf_monitor_take, pf_monitor_release,
+		       pf_monitor_release);
+}
+
+static void pf_monitor_lock(void)
+{
+	pthread_once(&pf_monitor_atfork_once, pf_monitor_atfork_register);
+	pthread_mutex_lock(&pf_monitor.lock);
+}
+
+void pf_monitor_reset(void)
+{
+	pf_monitor_lock();
 	pf_monitor.on = false;
 	pf_monitor.hist = NULL;
 	pthread_mutex_unlock(&pf_monitor.lock);
@@ -87,21 +113,21 @@ PROFIL_EXPORT void monitor(int (*lowpc)(void), int (*highpc)(void),
 	struct pf_geometry g;
 	int rate;
 
-	pthread_mutex_lock(&pf_monitor.lock);
+	pf_monitor_lock();
 	if (!lowpc) {
 		pf_monitor_stop_locked();
 		goto out;
 	}
 	if (!buffer || nfunc > (SIZE_MAX - PF_MON_HDR_BYTES) /
 			       PF_MON_CNT_BYTES) {
-		errno = EINVAL;
+		pf_err_set(EINVAL, NULL);
 		fprintf(stderr, "monitor: %s\n", strerror(EINVAL));
 		goto out;
 	}
 	skip = (PF_MON_HDR_BYTES + nfunc * PF_MON_CNT_BYTES) /
 	       sizeof(*buffer);
 	if (bufsize <= skip || pf_geometry(low, high, bufsize - skip, &g) < 0) {
-		errno = EINVAL;
+		pf_err_set(EINVAL, NULL);
 		fprintf(stderr, "monitor: %s\n", bufsize <= skip ?
 			"buffer too small" : "empty range");
 		goto out;

@@ -20,6 +20,33 @@
 /* One socket shared by every thread, behind one mutex. */
 static pthread_mutex_t pf_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pf_nl pf_shared;
+static pthread_once_t pf_atfork_once = PTHREAD_ONCE_INIT;
+
+/*
+ * pf_lock is held across a kernel round trip. A fork() by another thread
+ * meanwhile would give the child a lock that nobody will ever release, so
+ * fork() takes it first (prepare) and both sides release it. The shared
+ * socket is then consistent in the child, which re-opens it (see owner).
+ */
+static void pf_lock_take(void)
+{
+	pthread_mutex_lock(&pf_lock);
+}
+
+static void pf_lock_release(void)
+{
+	pthread_mutex_unlock(&pf_lock);
+}
+
+static void pf_atfork_register(void)
+{
+	pthread_atfork(pf_lock_take, pf_lock_release, pf_lock_release);
+}
+
+void pf_profil_atfork(void)
+{
+	pthread_once(&pf_atfork_once, pf_atfork_register);
+}
 
 int pf_profil_env_rate(void)
 {
@@ -43,6 +70,7 @@ uint32_t pf_rate_effective(int rate)
 
 void pf_profil_reset(void)
 {
+	pf_profil_atfork();
 	pthread_mutex_lock(&pf_lock);
 	pf_nl_close(&pf_shared);
 	pthread_mutex_unlock(&pf_lock);
@@ -124,6 +152,7 @@ int pf_profil(unsigned short *buf, size_t bufsiz, size_t offset,
 		}
 		p.rate = (uint32_t)rate;
 	}
+	pf_profil_atfork();
 	pthread_mutex_lock(&pf_lock);
 	ret = pf_start_locked(&p, off);
 	err = errno;

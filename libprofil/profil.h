@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <linux/profil.h>
 
@@ -185,17 +186,21 @@ int profil_session_get_stats(struct profil_handle *h, pid_t pid,
 
 /**
  * typedef profil_session_cb - called once per session by
- * profil_session_dump(); return 0 to continue, non-zero to stop the walk
- * (the value is then returned by profil_session_dump()).
+ * profil_session_dump(); return 0 to continue, non-zero to stop the walk.
+ * A positive value is returned by profil_session_dump(); a negative one
+ * is returned as 1, so that -1 always means a failure of the library.
  */
 typedef int (*profil_session_cb)(const struct profil_status *st, void *data);
 
 /**
  * profil_session_dump() - every session the caller may see
  *
- * Return: 0 after the last session, the callback's non-zero value if it
- * stopped the walk early, or -1 with errno set (EPROTO, socket errors).
- * After an early stop the rest of the dump is read and discarded.
+ * Return: 0 after the last session; after the callback stopped the walk
+ * early, its value if positive and 1 if negative (a callback's -1 is
+ * never passed through, so it cannot be mistaken for a failure); or -1
+ * with errno and profil_strerror() set (EINVAL, EPROTO, socket errors),
+ * and only then. After an early stop the rest of the dump is read and
+ * discarded. To hand more than a positive int back, use @data.
  */
 int profil_session_dump(struct profil_handle *h, profil_session_cb cb,
 			void *data);
@@ -230,9 +235,52 @@ int profil_event_fd(const struct profil_handle *h);
 int profil_event_read(struct profil_handle *h, struct profil_status *st);
 
 /**
+ * struct profil_gmon_hist - one histogram for profil_gmon_write()
+ * @low_pc: lowest address covered, as gprof will read it: a link-time
+ *	address, the load bias of a PIE already subtracted
+ * @high_pc: end of the range (exclusive), >= @low_pc
+ * @hist_size: number of bins; [@low_pc, @high_pc) is split evenly
+ * @prof_rate: samples per second, written as gmon.out's prof_rate
+ * @counts: @hist_size counters (may be NULL if @hist_size is 0) ...
+ * @width: ... of 2, 4 or 8 bytes each (unsigned, host byte order)
+ */
+struct profil_gmon_hist {
+	uint64_t low_pc;
+	uint64_t high_pc;
+	uint32_t hist_size;
+	uint32_t prof_rate;
+	const void *counts;
+	unsigned int width;
+};
+
+/**
+ * profil_gmon_write() - write a gmon.out file for gprof to @f
+ * @f: a stream open for writing, at the start of the file
+ * @h: the histogram
+ *
+ * Writes the header ("gmon", version 1) and GMON_TAG_TIME_HIST records
+ * in host byte order and pointer width, then flushes @f. Counts above
+ * 65535 are split over further records of the same range, which gprof
+ * sums; at least one record is written, even for an empty histogram. The
+ * file name, the load bias and an atomic rename are the caller's business
+ * (_mcleanup() and monitor() do them as described in monstartup(3)).
+ * Since PROFIL_1.1.
+ *
+ * Return: 0, or -1 with errno and profil_strerror() set: EINVAL (NULL @f
+ * or @h, NULL @counts with a non-zero @hist_size, a @width other than 2,
+ * 4 or 8, @high_pc below @low_pc, or an address wider than a pointer),
+ * or the errno of the failed fwrite(3) or fflush(3) (ENOSPC, EIO, ...;
+ * EIO if the stream set none). On failure part of the file may have been
+ * written.
+ */
+int profil_gmon_write(FILE *f, const struct profil_gmon_hist *h);
+
+/**
  * profil_strerror() - why the last failed libprofil call of this thread
  * failed: the kernel's extended ack message if it sent one, else
- * strerror() of the errno that call set.
+ * strerror() of the errno that call set. Every failing call sets it (the
+ * drop-ins monitor() and monstartup() too), so the text is never an
+ * earlier failure's.
  *
  * Return: a thread-local string valid until the next libprofil call in
  * this thread; never NULL.

@@ -193,7 +193,12 @@ PROFIL_EXPORT int profil_session_dump(struct profil_handle *h,
 	nlh = pf_nl_request(&h->nl, PROFIL_CMD_GET, NLM_F_DUMP);
 	if (pf_nl_talk(&h->nl, nlh, pf_dump_cb, &d) < 0)
 		return -1;
-	return d.stopped;
+	/*
+	 * -1 is ours alone, with errno and the last error set: a callback's
+	 * negative value (its own -1, say) must not pass for a failure whose
+	 * errno is stale, so it reads as a plain early stop.
+	 */
+	return d.stopped < 0 ? 1 : d.stopped;
 }
 
 PROFIL_EXPORT int profil_event_subscribe(struct profil_handle *h)
@@ -239,7 +244,7 @@ err_free:
 PROFIL_EXPORT int profil_event_fd(const struct profil_handle *h)
 {
 	if (!h || !h->ev) {
-		errno = EBADF;
+		pf_err_set(EBADF, NULL);
 		return -1;
 	}
 	return mnl_socket_get_fd(h->ev->sock);

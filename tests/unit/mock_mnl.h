@@ -54,6 +54,19 @@ void mock_queue_recv_error(int err);
 struct nlmsghdr *mock_msg_status(uint8_t cmd, uint16_t flags,
 				 const struct profil_status *st);
 
+/*
+ * Hooks for a round trip made by a thread other than the test's: cmocka's
+ * queues are thread-local, so such a thread must not reach them. When set,
+ * a hook serves the call instead (its return value is the call's); the
+ * request is still recorded (mock_last_request, mock_requests), and
+ * mock_put_ack() writes an ACK to it. A recv hook may block, holding the
+ * thread inside the library's round trip and under its locks. Reset to
+ * NULL by mock_mnl_reset().
+ */
+extern ssize_t (*mock_send_hook)(size_t len);
+extern ssize_t (*mock_recv_hook)(void *buf, size_t bufsiz);
+ssize_t mock_put_ack(void *buf, size_t bufsiz);
+
 /* The last request sent, as the library built it. */
 extern const struct nlmsghdr *mock_last_request;
 extern unsigned int mock_requests;

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "profil.h"
 #include "gmon_read.h"
 #include "hist.h"
 
@@ -126,7 +126,7 @@ static void test_libprofil_writer(void **state)
 {
 	/* Counts above 65535 make the writer emit three records. */
 	const uint64_t counts[4] = { 1, 70000, 0, 200000 };
-	struct pf_gmon_hist g = {
+	struct profil_gmon_hist g = {
 		.low_pc = 0x1000, .high_pc = 0x1010, .hist_size = 4,
 		.prof_rate = 1000, .counts = counts, .width = 8,
 	};
@@ -138,7 +138,7 @@ static void test_libprofil_writer(void **state)
 	(void)state;
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(pf_gmon_write(f, &g), 0);
+	assert_int_equal(profil_gmon_write(f, &g), 0);
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(gmon_read_mem(buf, len, sizeof(void *), &h, err,
 				       sizeof(err)), 0);

@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "profil.h"
 #include "gmon_read.h"
 
 int profil_ctl_main(int argc, char **argv);
@@ -42,7 +42,7 @@ static char out[16384], err[16384];
 static int write_bounds_gmon(void)
 {
 	uint64_t counts[0x100 / 4] = { 0 };
-	struct pf_gmon_hist g = {
+	struct profil_gmon_hist g = {
 		.hist_size = 0x100 / 4, .prof_rate = 100, .counts = counts,
 		.width = 8,
 	};
@@ -61,7 +61,7 @@ static int write_bounds_gmon(void)
 	g.low_pc = base;
 	g.high_pc = base + 0x100;
 	f = fopen(bounds, "w");
-	if (!f || pf_gmon_write(f, &g) || fclose(f))
+	if (!f || profil_gmon_write(f, &g) || fclose(f))
 		return -1;
 	return 0;
 }
@@ -72,7 +72,7 @@ static int setup(void **state)
 {
 	unsigned long long alpha, beta;
 	uint64_t counts[4] = { 1, 0, 4, 0 };
-	struct pf_gmon_hist g = {
+	struct profil_gmon_hist g = {
 		.hist_size = 4, .prof_rate = 100, .counts = counts,
 		.width = 8,
 	};
@@ -93,7 +93,7 @@ static int setup(void **state)
 	g.low_pc = alpha - 8;
 	g.high_pc = alpha + 8;
 	f = fopen(good, "w");
-	if (!f || pf_gmon_write(f, &g) || fclose(f))
+	if (!f || profil_gmon_write(f, &g) || fclose(f))
 		return -1;
 	f = fopen(bad, "w");
 	if (!f || fputs("not a gmon.out at all", f) < 0 || fclose(f))

@@ -11,10 +11,14 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/gmon.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <libmnl/libmnl.h>
 #include <linux/netlink.h>
@@ -289,19 +293,199 @@ static void test_monstartup_prefix(void **state)
 	check_hist(name, 0x40, 0x44, 1, PROFIL_RATE_DEFAULT, zero);
 }
 
+/* stderr goes to a file while capturing; capture_end() returns its text. */
+static int saved_stderr = -1;
+
+static void capture_begin(void)
+{
+	int fd;
+
+	fflush(stderr);
+	saved_stderr = dup(2);
+	fd = open("stderr.txt", O_CREAT | O_RDWR | O_TRUNC, 0600);
+	assert_true(fd >= 0 && saved_stderr >= 0);
+	dup2(fd, 2);
+	close(fd);
+}
+
+static const char *capture_end(void)
+{
+	static char text[1024];
+	size_t n;
+	FILE *f;
+
+	fflush(stderr);
+	dup2(saved_stderr, 2);
+	close(saved_stderr);
+	f = fopen("stderr.txt", "r");
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	unlink("stderr.txt");
+	return text;
+}
+
 static void test_monstartup_module_absent(void **state)
 {
 	uint64_t b = pf_gmon_load_bias();
-	const unsigned short zero[2] = { 0 };
+	char want[512];
+	const char *got;
+	size_t len;
+	FILE *f;
 
 	(void)state;
+	/* A profile of an earlier run, which a failed run must not replace. */
+	f = fopen("gmon.out", "w");
+	assert_non_null(f);
+	fputs("an earlier profile\n", f);
+	fclose(f);
+
+	capture_begin();
 	mock_expect_getfamily();
 	mock_queue_error(ENOENT, NULL, true);
-	monstartup(b + 0x100, b + 0x108);	/* prints a message */
-	mock_expect_getfamily();
-	mock_queue_error(ENOENT, NULL, true);
-	_mcleanup();	/* still writes an (empty) profile, as glibc */
-	check_hist("gmon.out", 0x100, 0x108, 2, PROFIL_RATE_DEFAULT, zero);
+	monstartup(b + 0x100, b + 0x108);
+	moncontrol(0);	/* nothing to stop, nothing sent */
+	moncontrol(1);	/* nothing started either, as glibc's ERROR */
+	_mcleanup();
+	_mcleanup();	/* once only */
+	got = capture_end();
+
+	assert_int_equal(mock_requests, 1);
+	assert_non_null(slurp("gmon.out", &len));
+	assert_int_equal(len, strlen("an earlier profile\n"));
+	snprintf(want, sizeof(want),
+		 "monstartup: profil: %s (is profil.ko loaded?)\n"
+		 "_mcleanup: gmon.out: not written, monstartup failed: "
+		 "profil: %s (is profil.ko loaded?)\n",
+		 strerror(ENOSYS), strerror(ENOSYS));
+	assert_string_equal(got, want);
+}
+
+static void test_moncontrol_failure_keeps_profile(void **state)
+{
+	uint64_t b = pf_gmon_load_bias();
+	const unsigned short want[2] = { 4, 2 };
+	unsigned short *kcount;
+	const char *got;
+
+	(void)state;
+	/* Started once: what was counted is written even if a restart fails. */
+	expect_resolve();
+	expect_start_any_buf(4, b + 0x100, 32768, 0);
+	monstartup(b + 0x100, b + 0x108);
+	kcount = last_buf();
+	expect_off();
+	moncontrol(0);
+	memcpy(kcount, want, sizeof(want));
+	capture_begin();
+	mock_expect_request(PROFIL_CMD_START, NLM_F_ACK,
+			    (const struct mock_attr[]) {
+				{ PROFIL_ATTR_BUF, 8, (uintptr_t)kcount },
+				{ PROFIL_ATTR_BUFSIZ, 8, 4 },
+				{ PROFIL_ATTR_OFFSET, 8, b + 0x100 },
+				{ PROFIL_ATTR_SCALE, 4, 32768 },
+				{ 0 },
+			    });
+	mock_queue_error(EINVAL, "rate out of range", true);
+	moncontrol(1);
+	got = capture_end();
+	assert_string_equal(got, "moncontrol: profil: rate out of range\n");
+	expect_off();
+	_mcleanup();
+	check_hist("gmon.out", 0x100, 0x108, 2, PROFIL_RATE_DEFAULT, want);
+}
+
+/*
+ * fork() while another thread is inside the round trip, under the locks
+ * of moncontrol() and profil(): the child must not inherit them locked.
+ */
+static sem_t in_trip, go_on;
+
+/* The stopping thread's round trip, served without cmocka. */
+static ssize_t send_in_thread(size_t len)
+{
+	mock_send_hook = NULL;	/* once */
+	return (ssize_t)len;
+}
+
+static ssize_t block_in_trip(void *buf, size_t bufsiz)
+{
+	mock_recv_hook = NULL;	/* once */
+	sem_post(&in_trip);
+	sem_wait(&go_on);
+	return mock_put_ack(buf, bufsiz);
+}
+
+static void *stop_in_thread(void *arg)
+{
+	(void)arg;
+	moncontrol(0);
+	return NULL;
+}
+
+static void *release_later(void *arg)
+{
+	(void)arg;
+	usleep(200 * 1000);	/* fork() has been called by then */
+	sem_post(&go_on);
+	return NULL;
+}
+
+/* In the child: its own copy of the mock's queues; a hang ends in SIGALRM. */
+static void fork_child(uint64_t b)
+{
+	int fd = open("/dev/null", O_WRONLY);
+
+	alarm(5);
+	/* A failure would run the rest of the group here: keep it quiet. */
+	dup2(fd, 1);
+	mock_mnl_reset();
+	expect_resolve();	/* a new process: the socket is re-opened */
+	expect_start_any_buf(4, b + 0x100, 32768, 0);
+	moncontrol(1);
+	expect_off();
+	_mcleanup();
+	_exit(access("gmon.out", F_OK) == 0 ? 0 : 3);
+}
+
+static void test_fork_during_round_trip(void **state)
+{
+	uint64_t b = pf_gmon_load_bias();
+	pthread_t stopper, releaser;
+	int status;
+	pid_t pid;
+
+	(void)state;
+	expect_resolve();
+	expect_start_any_buf(4, b + 0x100, 32768, 0);
+	monstartup(b + 0x100, b + 0x108);
+
+	assert_int_equal(sem_init(&in_trip, 0, 0), 0);
+	assert_int_equal(sem_init(&go_on, 0, 0), 0);
+	mock_send_hook = send_in_thread;
+	mock_recv_hook = block_in_trip;
+	assert_int_equal(pthread_create(&stopper, NULL, stop_in_thread, NULL),
+			 0);
+	sem_wait(&in_trip);	/* it holds both locks, waiting for the ACK */
+	assert_int_equal(pthread_create(&releaser, NULL, release_later, NULL),
+			 0);
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid)
+		fork_child(b);
+	pthread_join(releaser, NULL);
+	pthread_join(stopper, NULL);
+	assert_int_equal(mock_requests, 3);	/* resolve, START, STOP */
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (WIFSIGNALED(status))
+		fail_msg("the child hung (signal %d)", WTERMSIG(status));
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	sem_destroy(&in_trip);
+	sem_destroy(&go_on);
 }
 
 /*
@@ -336,6 +520,38 @@ static void test_monitor_rejects(void **state)
 	assert_int_equal(errno, EINVAL);
 	monitor(NULL, NULL, NULL, 0, 0);	/* not running: nothing */
 	assert_int_equal(mock_requests, 0);
+}
+
+/* A failure reported by errno alone would leave this text behind. */
+static void plant_stale_error(void)
+{
+	pf_err_set(EFAULT, "an earlier failure");
+}
+
+static void assert_last_error(int err)
+{
+	assert_int_equal(errno, err);
+	assert_string_equal(profil_strerror(), strerror(err));
+	assert_null(profil_last_extack());
+}
+
+static void test_dropins_set_last_error(void **state)
+{
+	static unsigned short buf[64];
+	uint64_t b = pf_gmon_load_bias();
+
+	(void)state;
+	capture_begin();
+	plant_stale_error();
+	monitor(pc(b + 0x1000), pc(b + 0x2000), buf, 28, 2);
+	assert_last_error(EINVAL);
+	plant_stale_error();
+	monitor(pc(b + 0x1000), pc(b + 0x2000), NULL, 64, 0);
+	assert_last_error(EINVAL);
+	plant_stale_error();
+	monstartup(b + 0x3000, b + 0x2000);
+	assert_last_error(EINVAL);
+	capture_end();
 }
 
 static void test_monitor_layout(void **state)
@@ -411,7 +627,10 @@ int main(void)
 		T(test_monstartup_exact_bins),
 		T(test_monstartup_prefix),
 		T(test_monstartup_module_absent),
+		T(test_moncontrol_failure_keeps_profile),
 		T(test_monitor_rejects),
+		T(test_fork_during_round_trip),
+		T(test_dropins_set_last_error),
 		T(test_monitor_layout),
 		T(test_geometry),
 	};

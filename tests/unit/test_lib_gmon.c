@@ -35,12 +35,12 @@ struct mem {
 	size_t len;
 };
 
-static void write_mem(const struct pf_gmon_hist *h, struct mem *m)
+static void write_mem(const struct profil_gmon_hist *h, struct mem *m)
 {
 	FILE *f = open_memstream(&m->buf, &m->len);
 
 	assert_non_null(f);
-	assert_int_equal(pf_gmon_write(f, h), 0);
+	assert_int_equal(profil_gmon_write(f, h), 0);
 	assert_int_equal(fclose(f), 0);
 }
 
@@ -68,7 +68,7 @@ static void test_header_and_record(void **state)
 		'g', 'm', 'o', 'n', 1, 0, 0, 0,
 	};
 	const uint16_t bins[3] = { 1, 0x1234, 65535 };
-	struct pf_gmon_hist h = {
+	struct profil_gmon_hist h = {
 		.low_pc = 0x1000, .high_pc = 0x100c, .hist_size = 3,
 		.prof_rate = 1000, .counts = bins, .width = 2,
 	};
@@ -89,7 +89,7 @@ static void test_header_and_record(void **state)
 static void test_empty_histogram_has_a_record(void **state)
 {
 	const uint16_t bins[2] = { 0, 0 };
-	struct pf_gmon_hist h = {
+	struct profil_gmon_hist h = {
 		.low_pc = 0x2000, .high_pc = 0x2008, .hist_size = 2,
 		.prof_rate = 100, .counts = bins, .width = 2,
 	};
@@ -111,7 +111,7 @@ static void test_overflow_records(void **state)
 		{ 0, 0, 0, 65535, 0 },
 		{ 0, 0, 0, 3395, 0 },
 	};
-	struct pf_gmon_hist h = {
+	struct profil_gmon_hist h = {
 		.low_pc = 0x400000, .high_pc = 0x400014, .hist_size = 5,
 		.prof_rate = 250, .counts = counts, .width = 4,
 	};
@@ -135,7 +135,7 @@ static void test_overflow_records(void **state)
 static void test_overflow_u64_exact_multiple(void **state)
 {
 	const uint64_t counts[1] = { 2 * 65535ULL };
-	struct pf_gmon_hist h = {
+	struct profil_gmon_hist h = {
 		.low_pc = 0, .high_pc = 4, .hist_size = 1,
 		.prof_rate = 100, .counts = counts, .width = 8,
 	};
@@ -158,20 +158,41 @@ static void test_overflow_u64_exact_multiple(void **state)
 static void test_write_rejects_bad_args(void **state)
 {
 	const uint16_t bins[1] = { 0 };
-	struct pf_gmon_hist h = {
+	struct profil_gmon_hist h = {
 		.low_pc = 0, .high_pc = 4, .hist_size = 1,
 		.prof_rate = 100, .counts = bins, .width = 3,
 	};
 	FILE *f = fopen("/dev/null", "w");
 
 	(void)state;
-	assert_int_equal(pf_gmon_write(f, &h), -1);
+	pf_err_set(EFAULT, "an earlier failure");
+	assert_int_equal(profil_gmon_write(f, &h), -1);
 	assert_int_equal(errno, EINVAL);
+	assert_string_equal(profil_strerror(), strerror(EINVAL));
 	h.width = 2;
 	h.high_pc = 0;
 	h.low_pc = 8;
-	assert_int_equal(pf_gmon_write(f, &h), -1);
+	assert_int_equal(profil_gmon_write(f, &h), -1);
 	assert_int_equal(errno, EINVAL);
+	fclose(f);
+}
+
+static void test_write_error(void **state)
+{
+	const uint16_t bins[1] = { 0 };
+	struct profil_gmon_hist h = {
+		.low_pc = 0, .high_pc = 4, .hist_size = 1,
+		.prof_rate = 100, .counts = bins, .width = 2,
+	};
+	FILE *f = fopen("/dev/full", "w");
+
+	(void)state;
+	assert_non_null(f);
+	pf_err_set(EFAULT, "an earlier failure");
+	assert_int_equal(profil_gmon_write(f, &h), -1);
+	assert_int_equal(errno, ENOSPC);
+	assert_string_equal(profil_strerror(), strerror(ENOSPC));
+	assert_null(profil_last_extack());
 	fclose(f);
 }
 
@@ -305,35 +326,90 @@ static void test_save_replaces_symlink(void **state)
 	assert_int_equal(len, 5);
 }
 
-static void test_save_failure_is_reported(void **state)
+/* Runs pf_gmon_save() with stderr captured into @got. */
+static int save_captured(char *got, size_t len)
 {
 	const unsigned short bins[1] = { 5 };
 	uint64_t bias = pf_gmon_load_bias();
-	char want[128], got[128] = "";
-	int fd, saved;
+	int fd, saved, ret, err;
 	FILE *f;
 
-	(void)state;
-	setenv("GMON_OUT_PREFIX", "no/such/dir/prof", 1);
 	fflush(stderr);
 	saved = dup(2);
-	fd = open("stderr.txt", O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	fd = open("/tmp/test_lib_gmon.stderr", O_CREAT | O_RDWR | O_TRUNC,
+		  0600);
 	assert_true(fd >= 0 && saved >= 0);
 	dup2(fd, 2);
 	close(fd);
-	assert_int_equal(pf_gmon_save("_mcleanup", bias + 0x10, bias + 0x14,
-				      bins, 1, 100), -1);
+	ret = pf_gmon_save("_mcleanup", bias + 0x10, bias + 0x14, bins, 1, 100);
+	err = errno;
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
-	assert_int_equal(errno, ENOENT);
-	f = fopen("stderr.txt", "r");
+	got[0] = '\0';
+	f = fopen("/tmp/test_lib_gmon.stderr", "r");
 	assert_non_null(f);
-	assert_non_null(fgets(got, sizeof(got), f));
+	if (!fgets(got, (int)len, f))
+		got[0] = '\0';
 	fclose(f);
-	snprintf(want, sizeof(want), "_mcleanup: no/such/dir/prof.%ld: %s\n",
-		 (long)getpid(), strerror(ENOENT));
+	unlink("/tmp/test_lib_gmon.stderr");
+	errno = err;
+	return ret;
+}
+
+static void test_save_prefix_falls_back(void **state)
+{
+	char got[128];
+	size_t len;
+
+	(void)state;
+	/* As glibc: $GMON_OUT_PREFIX.<pid> cannot be created, so gmon.out. */
+	setenv("GMON_OUT_PREFIX", "no/such/dir/prof", 1);
+	assert_int_equal(save_captured(got, sizeof(got)), 0);
+	assert_string_equal(got, "");	/* glibc says nothing either */
+	slurp("gmon.out", &len);
+	assert_int_equal(len, HDR_LEN + REC_HDR_LEN + 2);
+	assert_int_equal(system("test $(ls -A | wc -l) -eq 1"), 0);
+}
+
+static void test_save_prefix_names_a_directory(void **state)
+{
+	char name[64], got[128];
+	size_t len;
+
+	(void)state;
+	/* The temporary file is created, the rename fails: still gmon.out. */
+	setenv("GMON_OUT_PREFIX", "prof", 1);
+	snprintf(name, sizeof(name), "prof.%ld", (long)getpid());
+	assert_int_equal(mkdir(name, 0700), 0);
+	assert_int_equal(save_captured(got, sizeof(got)), 0);
+	assert_string_equal(got, "");
+	slurp("gmon.out", &len);
+	assert_int_equal(len, HDR_LEN + REC_HDR_LEN + 2);
+	assert_int_equal(system("test $(ls -A | wc -l) -eq 2"), 0);
+}
+
+static void test_save_failure_is_reported(void **state)
+{
+	char want[128], got[128], gone[80];
+
+	pf_err_set(EFAULT, "an earlier failure");
+
+	(void)state;
+	/* A current directory that was removed: nothing can be created. */
+	setenv("GMON_OUT_PREFIX", "prof", 1);
+	snprintf(gone, sizeof(gone), "%s/gone", tmpdir);
+	assert_int_equal(mkdir(gone, 0700), 0);
+	assert_int_equal(chdir(gone), 0);
+	assert_int_equal(rmdir(gone), 0);
+	assert_int_equal(save_captured(got, sizeof(got)), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_string_equal(profil_strerror(), strerror(ENOENT));
+	/* glibc's message: the fallback's name, not the prefix's. */
+	snprintf(want, sizeof(want), "_mcleanup: gmon.out: %s\n",
+		 strerror(ENOENT));
 	assert_string_equal(got, want);
+	assert_int_equal(chdir(tmpdir), 0);
 }
 
 int main(void)
@@ -344,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_overflow_records),
 		cmocka_unit_test(test_overflow_u64_exact_multiple),
 		cmocka_unit_test(test_write_rejects_bad_args),
+		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_load_bias),
 		cmocka_unit_test_setup_teardown(test_filename, setup_dir,
 						teardown_dir),
@@ -353,6 +430,11 @@ int main(void)
 						setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_save_replaces_symlink,
 						setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_save_prefix_falls_back,
+						setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(
+			test_save_prefix_names_a_directory, setup_dir,
+			teardown_dir),
 		cmocka_unit_test_setup_teardown(test_save_failure_is_reported,
 						setup_dir, teardown_dir),
 	};

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -484,6 +485,7 @@ struct seen {
 	int n;
 	pid_t pids[4];
 	int stop_after;
+	int stop_with;
 };
 
 static int dump_cb(const struct profil_status *st, void *data)
@@ -492,7 +494,7 @@ static int dump_cb(const struct profil_status *st, void *data)
 
 	assert_true(s->n < 4);
 	s->pids[s->n++] = st->pid;
-	return s->n == s->stop_after ? 42 : 0;
+	return s->n == s->stop_after ? s->stop_with : 0;
 }
 
 static void queue_dump(void)
@@ -522,8 +524,32 @@ static void test_session_dump(void **state)
 	/* An early stop still reads the dump to its end. */
 	memset(&s, 0, sizeof(s));
 	s.stop_after = 1;
+	s.stop_with = 42;
 	queue_dump();
 	assert_int_equal(profil_session_dump(h, dump_cb, &s), 42);
+	assert_int_equal(s.n, 1);
+	profil_handle_close(h);
+}
+
+static void test_session_dump_negative_stop(void **state)
+{
+	struct profil_handle *h = open_handle(NULL);
+	struct seen s = { .stop_after = 2, .stop_with = -1 };
+
+	(void)state;
+	/* A callback's -1 stops the walk but is no failure of the library. */
+	pf_err_set(EFAULT, "an earlier failure");
+	errno = 0;
+	queue_dump();
+	assert_int_equal(profil_session_dump(h, dump_cb, &s), 1);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(errno, 0);
+
+	memset(&s, 0, sizeof(s));
+	s.stop_after = 1;
+	s.stop_with = INT_MIN;
+	queue_dump();
+	assert_int_equal(profil_session_dump(h, dump_cb, &s), 1);
 	assert_int_equal(s.n, 1);
 	profil_handle_close(h);
 }
@@ -580,6 +606,62 @@ static void test_events_no_group(void **state)
 	profil_handle_close(h);
 }
 
+/*
+ * Every failure sets the thread's last error: an errno alone would leave
+ * profil_strerror() with the text of an earlier failure.
+ */
+static void plant_stale_error(void)
+{
+	pf_err_set(EFAULT, "an earlier failure");
+	assert_string_equal(profil_strerror(), "an earlier failure");
+}
+
+static void assert_last_error(int err)
+{
+	assert_int_equal(errno, err);
+	assert_string_equal(profil_strerror(), strerror(err));
+	assert_null(profil_last_extack());
+}
+
+static void test_no_stale_error_text(void **state)
+{
+	struct profil_handle *h = open_handle(NULL);
+	struct profil_status st;
+
+	(void)state;
+	plant_stale_error();
+	assert_int_equal(profil_event_fd(h), -1);
+	assert_last_error(EBADF);
+	plant_stale_error();
+	assert_int_equal(profil_event_fd(NULL), -1);
+	assert_last_error(EBADF);
+	plant_stale_error();
+	assert_int_equal(profil_event_read(h, &st), -1);
+	assert_last_error(EBADF);
+	plant_stale_error();
+	assert_int_equal(profil_session_get(h, 0, NULL), -1);
+	assert_last_error(EINVAL);
+	plant_stale_error();
+	assert_int_equal(profil_session_dump(h, NULL, NULL), -1);
+	assert_last_error(EINVAL);
+	plant_stale_error();
+	mock_expect_request(PROFIL_CMD_STOP, NLM_F_ACK, NULL);
+	mock_queue_recv_error(ENOBUFS);
+	assert_int_equal(profil_session_stop(h, 0), -1);
+	assert_last_error(ENOBUFS);
+	plant_stale_error();
+	mock_expect_send_error(EAGAIN);
+	assert_int_equal(profil_session_stop(h, 0), -1);
+	assert_last_error(EAGAIN);
+	profil_handle_close(h);
+
+	plant_stale_error();
+	mock_expect_getfamily();
+	mock_queue_error(ENOENT, NULL, true);
+	assert_null(profil_handle_open());
+	assert_last_error(ENOSYS);
+}
+
 static void test_null_args(void **state)
 {
 	struct profil_status st;
@@ -621,9 +703,11 @@ int main(void)
 		cmocka_unit_test_setup(test_session_get_malformed, setup),
 		cmocka_unit_test_setup(test_session_get_not_profiled, setup),
 		cmocka_unit_test_setup(test_session_dump, setup),
+		cmocka_unit_test_setup(test_session_dump_negative_stop, setup),
 		cmocka_unit_test_setup(test_session_dump_error, setup),
 		cmocka_unit_test_setup(test_events, setup),
 		cmocka_unit_test_setup(test_events_no_group, setup),
+		cmocka_unit_test_setup(test_no_stale_error_text, setup),
 		cmocka_unit_test_setup(test_null_args, setup),
 	};
 
