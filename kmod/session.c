@@ -133,7 +133,9 @@ static void profil_table_remove(struct profil_session *s)
 
 /*
  * Put @s in the table in place of the stopped session @old, if any, in
- * one step: a concurrent status request sees one or the other.
+ * one step: a concurrent status request sees one or the other. @s goes in
+ * first, at the head of its bucket, where a lookup finds it before @old:
+ * a reader between a removal and an insertion would find neither.
  */
 static void profil_table_replace(struct profil_session *old,
 				 struct profil_session *s)
@@ -141,11 +143,11 @@ static void profil_table_replace(struct profil_session *old,
 	bool removed = false;
 
 	raw_spin_lock(&profil_table_lock);
+	hash_add_rcu(profil_table, &s->hnode, (unsigned long)s->tgid);
 	if (old && !hlist_unhashed(&old->hnode)) {
 		hash_del_rcu(&old->hnode);
 		removed = true;
 	}
-	hash_add_rcu(profil_table, &s->hnode, (unsigned long)s->tgid);
 	raw_spin_unlock(&profil_table_lock);
 	if (removed)
 		profil_session_put(old);
