@@ -850,6 +850,11 @@ static void short_threads(struct __test_metadata *_metadata, uint32_t rate)
 	cpu = (relay_cpu_ns(&relay) - mark) / 1e9;
 	for (b = g.a0; b < g.a1; b++)
 		sum += buf[b];
+	printf("# %u Hz: %llu samples and %llu missed for %.3f s of %.2f ms threads\n",
+	       rate, (unsigned long long)sum,
+	       (unsigned long long)st.stats[PROFIL_STAT_MISSED], cpu,
+	       relay.secs * 1e3);
+	fflush(stdout);	/* the harness's child ends in _exit() */
 	/*
 	 * Each thread meets a point with probability 0.4: cpu * rate
 	 * samples expected, about 100 or 200 with a standard deviation near
