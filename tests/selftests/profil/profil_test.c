@@ -856,12 +856,15 @@ static void short_threads(struct __test_metadata *_metadata, uint32_t rate)
 	       relay.secs * 1e3);
 	fflush(stdout);	/* the harness's child ends in _exit() */
 	/*
-	 * Each thread meets a point with probability 0.4: cpu * rate
-	 * samples expected, about 100 or 200 with a standard deviation near
-	 * 8 or 11, or periods MISSED where a starved vCPU's clock came late.
-	 * Without a random first point: about none of either.
+	 * Each thread meets a point with probability 0.4: at most cpu * rate
+	 * samples, about 100 or 200, or periods MISSED where a starved vCPU's
+	 * clock came late. Under TCG fewer come: the tick clock samples only
+	 * at a scheduler tick (4 ms at HZ=250), which a 4 ms thread meets
+	 * about once, and a thread's first spin overlaps its clock's start;
+	 * measured 50 to 72 samples at 100 Hz, 120 to 138 at 2000 Hz.
+	 * Without a random first point: 4 at 2000 Hz, about none.
 	 */
-	EXPECT_GT(sum + st.stats[PROFIL_STAT_MISSED], cpu * rate * 0.5)
+	EXPECT_GT(sum + st.stats[PROFIL_STAT_MISSED], cpu * rate * 0.25)
 		TH_LOG("%llu samples and %llu missed for %.3f s of %.2f ms threads",
 		       (unsigned long long)sum,
 		       (unsigned long long)st.stats[PROFIL_STAT_MISSED], cpu,
