@@ -41,6 +41,17 @@ static const struct nla_policy profil_start_policy[PROFIL_ATTR_MAX + 1] = {
 	[PROFIL_ATTR_REASON] = { .type = NLA_REJECT },
 	[PROFIL_ATTR_FAULT_ADDR] = { .type = NLA_REJECT },
 	[PROFIL_ATTR_STATS] = { .type = NLA_REJECT },
+	[PROFIL_ATTR_REGION] = NLA_POLICY_NESTED(profil_region_policy),
+	[PROFIL_ATTR_COUNTER] = NLA_POLICY_MAX(NLA_U32, PROFIL_COUNTER_MAX),
+	[PROFIL_ATTR_MODE] = NLA_POLICY_MAX(NLA_U32, PROFIL_MODE_MAX),
+	[PROFIL_ATTR_NR_REGIONS] = { .type = NLA_REJECT },
+};
+
+/* ADD_REGIONS: the target and the regions; anything else is unknown. */
+static const struct nla_policy profil_add_policy[PROFIL_ATTR_MAX + 1] = {
+	[PROFIL_ATTR_PAD] = { .type = NLA_REJECT },
+	[PROFIL_ATTR_PID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[PROFIL_ATTR_REGION] = NLA_POLICY_NESTED(profil_region_policy),
 };
 
 static const struct nla_policy profil_target_policy[PROFIL_ATTR_PID + 1] = {
@@ -104,10 +115,14 @@ static bool profil_may_write(struct task_struct *task)
 	return ok;
 }
 
-/* The process a request is about: PROFIL_ATTR_PID, or the caller's. */
-static struct task_struct *profil_nl_target(struct genl_info *info)
+/*
+ * The process a request is about: PROFIL_ATTR_PID among @attrs, or the
+ * caller's.
+ */
+static struct task_struct *
+profil_nl_target_attrs(struct nlattr **attrs, struct netlink_ext_ack *extack)
 {
-	struct nlattr *attr = info->attrs[PROFIL_ATTR_PID];
+	struct nlattr *attr = attrs ? attrs[PROFIL_ATTR_PID] : NULL;
 	struct task_struct *task;
 
 	if (!attr) {
@@ -121,27 +136,32 @@ static struct task_struct *profil_nl_target(struct genl_info *info)
 		get_task_struct(task);
 	rcu_read_unlock();
 	if (!task) {
-		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such process");
+		NL_SET_ERR_MSG_ATTR(extack, attr, "no such process");
 		return ERR_PTR(-ESRCH);
 	}
 	if (!profil_may_access(task)) {
 		put_task_struct(task);
-		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+		NL_SET_ERR_MSG_ATTR(extack, attr,
 				    "no permission to profile this process");
 		return ERR_PTR(-EPERM);
 	}
 	if (task->flags & PF_KTHREAD) {
 		put_task_struct(task);
-		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+		NL_SET_ERR_MSG_ATTR(extack, attr,
 				    "kernel threads cannot be profiled");
 		return ERR_PTR(-EINVAL);
 	}
 	return task;
 }
 
+static struct task_struct *profil_nl_target(struct genl_info *info)
+{
+	return profil_nl_target_attrs(info->attrs, info->extack);
+}
+
 static size_t profil_nl_msg_size(void)
 {
-	return nla_total_size(sizeof(u32)) * 6 + /* PID .. REASON */
+	return nla_total_size(sizeof(u32)) * 9 + /* PID .. NR_REGIONS */
 	       nla_total_size_64bit(sizeof(u64)) * 4 + /* BUF .. FAULT_ADDR */
 	       nla_total_size(0) + /* STATS */
 	       nla_total_size_64bit(sizeof(u64)) * PROFIL_STAT_MAX;
@@ -173,6 +193,7 @@ static int profil_nl_fill(struct sk_buff *skb, struct profil_session *s,
 	u64 fault_addr;
 	void *hdr;
 
+	/* The copy's set pointer is not used past the RCU section. */
 	rcu_read_lock();
 	p = *rcu_dereference(s->params);
 	rcu_read_unlock();
@@ -195,7 +216,10 @@ static int profil_nl_fill(struct sk_buff *skb, struct profil_session *s,
 	    nla_put_u32(skb, PROFIL_ATTR_RATE, p.rate) ||
 	    nla_put_u32(skb, PROFIL_ATTR_FLAGS, p.flags) ||
 	    nla_put_u32(skb, PROFIL_ATTR_STATE, state) ||
-	    nla_put_u32(skb, PROFIL_ATTR_REASON, reason))
+	    nla_put_u32(skb, PROFIL_ATTR_REASON, reason) ||
+	    nla_put_u32(skb, PROFIL_ATTR_COUNTER, p.counter) ||
+	    nla_put_u32(skb, PROFIL_ATTR_MODE, p.mode) ||
+	    nla_put_u32(skb, PROFIL_ATTR_NR_REGIONS, p.nr_regions))
 		goto nla_put_failure;
 	if (reason == PROFIL_STOP_FAULT &&
 	    nla_put_u64_64bit(skb, PROFIL_ATTR_FAULT_ADDR, fault_addr,
@@ -221,27 +245,74 @@ static void profil_nl_stop_task(struct task_struct *task, int reason)
 	}
 }
 
+static struct profil_regions *profil_nl_regions_and_buf(struct genl_info *info)
+{
+	NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[PROFIL_ATTR_REGION],
+			    "regions exclude BUF/BUFSIZ/OFFSET/SCALE");
+	return ERR_PTR(-EINVAL);
+}
+
+/*
+ * The set a START asks for: its PROFIL_ATTR_REGION nests, or profil()'s
+ * four attributes. @off: profil()'s off switch, NULL buffer or scale 0.
+ */
+static struct profil_regions *profil_nl_regions(struct genl_info *info,
+						int *off)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **attrs = info->attrs;
+	u32 counter = PROFIL_COUNTER_U16, mode = PROFIL_MODE_WRAP, scale;
+	u64 buf, bufsiz;
+
+	if (attrs[PROFIL_ATTR_COUNTER])
+		counter = nla_get_u32(attrs[PROFIL_ATTR_COUNTER]);
+	if (attrs[PROFIL_ATTR_MODE])
+		mode = nla_get_u32(attrs[PROFIL_ATTR_MODE]);
+	*off = 0;
+	if (attrs[PROFIL_ATTR_REGION]) {
+		if (attrs[PROFIL_ATTR_BUF] || attrs[PROFIL_ATTR_BUFSIZ] ||
+		    attrs[PROFIL_ATTR_OFFSET] || attrs[PROFIL_ATTR_SCALE])
+			return profil_nl_regions_and_buf(info);
+		return profil_regions_from_nl(genlmsg_data(info->genlhdr),
+					      genlmsg_len(info->genlhdr), NULL,
+					      counter, mode, extack);
+	}
+
+	buf = nla_get_u64(attrs[PROFIL_ATTR_BUF]);
+	bufsiz = nla_get_u64(attrs[PROFIL_ATTR_BUFSIZ]);
+	scale = nla_get_u32(attrs[PROFIL_ATTR_SCALE]);
+	if (!buf || !scale) {
+		*off = buf ? PROFIL_STOP_SCALE0 : PROFIL_STOP_REQUEST;
+		return NULL;
+	}
+	if (buf + bufsiz < buf || !access_ok(u64_to_user_ptr(buf), bufsiz)) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[PROFIL_ATTR_BUF],
+				    "buffer is not in user space");
+		return ERR_PTR(-EFAULT);
+	}
+	return profil_regions_single(buf, bufsiz,
+				     nla_get_u64(attrs[PROFIL_ATTR_OFFSET]),
+				     scale, counter, mode);
+}
+
 static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **attrs = info->attrs;
 	struct profil_params req = {};
+	struct profil_regions *rs;
 	struct task_struct *task;
-	int err = 0;
+	int err, off;
 
 	/* The core names the missing attribute; 6.1 adds no text. */
-	if (GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_BUF) ||
-	    GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_BUFSIZ) ||
-	    GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_OFFSET) ||
-	    GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_SCALE)) {
+	if (!attrs[PROFIL_ATTR_REGION] &&
+	    (GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_BUF) ||
+	     GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_BUFSIZ) ||
+	     GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_OFFSET) ||
+	     GENL_REQ_ATTR_CHECK(info, PROFIL_ATTR_SCALE))) {
 		NL_SET_ERR_MSG_MOD(extack, "a required attribute is missing");
 		return -EINVAL;
 	}
-
-	req.buf = nla_get_u64(attrs[PROFIL_ATTR_BUF]);
-	req.bufsiz = nla_get_u64(attrs[PROFIL_ATTR_BUFSIZ]);
-	req.offset = nla_get_u64(attrs[PROFIL_ATTR_OFFSET]);
-	req.scale = nla_get_u32(attrs[PROFIL_ATTR_SCALE]);
 	req.rate = PROFIL_RATE_DEFAULT;
 	if (attrs[PROFIL_ATTR_RATE])
 		req.rate = nla_get_u32(attrs[PROFIL_ATTR_RATE]);
@@ -258,22 +329,50 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 
-	if (!req.buf || !req.scale) {
-		profil_nl_stop_task(task, req.buf ? PROFIL_STOP_SCALE0 :
-						    PROFIL_STOP_REQUEST);
+	rs = profil_nl_regions(info, &off);
+	err = PTR_ERR_OR_ZERO(rs);
+	if (err)
+		goto out;
+	if (!rs) {
+		profil_nl_stop_task(task, off);
 		goto out;
 	}
-	if (req.buf + req.bufsiz < req.buf ||
-	    !access_ok(u64_to_user_ptr(req.buf), req.bufsiz)) {
-		NL_SET_ERR_MSG_ATTR(extack, attrs[PROFIL_ATTR_BUF],
-				    "buffer is not in user space");
-		err = -EFAULT;
-		goto out;
-	}
+	profil_params_set_regions(&req, rs);
 	err = profil_session_start(task, &req);
 	if (err)
 		NL_SET_ERR_MSG_MOD(extack, "cannot start sampling the process");
+	profil_regions_put(rs);
 out:
+	put_task_struct(task);
+	return err;
+}
+
+static int profil_nl_add_regions(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct profil_session *s;
+	struct task_struct *task;
+	int err;
+
+	task = profil_nl_target(info);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	err = -EPERM;
+	if (!profil_may_write(task)) {
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[PROFIL_ATTR_PID],
+				    "must trace it or have CAP_SYS_PTRACE");
+		goto out_put_task;
+	}
+	err = -ENOENT;
+	s = profil_session_find(task_tgid(task));
+	if (!s) {
+		NL_SET_ERR_MSG_MOD(extack, "process is not profiled");
+		goto out_put_task;
+	}
+	err = profil_session_add_regions(s, genlmsg_data(info->genlhdr),
+					 genlmsg_len(info->genlhdr), extack);
+	profil_session_put(s);
+out_put_task:
 	put_task_struct(task);
 	return err;
 }
@@ -355,6 +454,97 @@ static int profil_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return err && !skb->len ? err : skb->len;
 }
 
+static int profil_nl_put_region(struct sk_buff *skb,
+				const struct profil_region *r)
+{
+	struct nlattr *nest = nla_nest_start(skb, PROFIL_ATTR_REGION);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, PROFIL_REGION_BUF, r->buf,
+			      PROFIL_REGION_PAD) ||
+	    nla_put_u64_64bit(skb, PROFIL_REGION_SIZE, r->size,
+			      PROFIL_REGION_PAD) ||
+	    nla_put_u64_64bit(skb, PROFIL_REGION_OFFSET, r->offset,
+			      PROFIL_REGION_PAD) ||
+	    nla_put_u32(skb, PROFIL_REGION_SCALE, r->scale)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* Fill one GET_REGIONS message with the regions of @rs from cb->args[0]. */
+static int profil_nl_fill_regions(struct sk_buff *skb,
+				  struct netlink_callback *cb,
+				  struct profil_session *s,
+				  const struct profil_regions *rs)
+{
+	unsigned long i = cb->args[0];
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &profil_family, NLM_F_MULTI, PROFIL_CMD_GET_REGIONS);
+	if (!hdr)
+		return -EMSGSIZE;
+	genl_dump_check_consistent(cb, hdr);
+	if (nla_put_u32(skb, PROFIL_ATTR_PID, pid_vnr(s->tgid)))
+		goto nla_put_failure;
+	while (i < rs->nr && !profil_nl_put_region(skb, &rs->region[i]))
+		i++;
+	if (i == cb->args[0])
+		goto nla_put_failure;
+	genlmsg_end(skb, hdr);
+	cb->args[0] = i;
+	return 0;
+
+nla_put_failure:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/*
+ * GET_REGIONS: one message per call with as many regions as fit, resuming
+ * at the index in cb->args[0]. cb->seq is the serial of the set: if a
+ * restart or an extension replaced it during the dump, what follows
+ * carries NLM_F_DUMP_INTR.
+ */
+static int profil_nl_dump_regions(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	const struct profil_params *p;
+	struct profil_regions *rs;
+	struct profil_session *s;
+	struct task_struct *task;
+	int err;
+
+	task = profil_nl_target_attrs(info->attrs, cb->extack);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	s = profil_session_find(task_tgid(task));
+	put_task_struct(task);
+	if (!s) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "process is not profiled");
+		return -ENOENT;
+	}
+	/* The params hold a reference on their set until a grace period. */
+	rcu_read_lock();
+	p = rcu_dereference(s->params);
+	rs = p->regions;
+	profil_regions_get(rs);
+	cb->seq = p->serial;
+	rcu_read_unlock();
+
+	err = 0;
+	if (cb->args[0] < rs->nr)
+		err = profil_nl_fill_regions(skb, cb, s, rs);
+	profil_regions_put(rs);
+	profil_session_put(s);
+	return err ?: skb->len;
+}
+
 /**
  * profil_netlink_notify_stopped() - announce that a session stopped
  * @s: the stopped session
@@ -395,6 +585,18 @@ static const struct genl_ops profil_ops[] = {
 		.cmd = PROFIL_CMD_GET,
 		.doit = profil_nl_get,
 		.dumpit = profil_nl_dump,
+		.policy = profil_target_policy,
+		.maxattr = PROFIL_ATTR_PID,
+	},
+	{
+		.cmd = PROFIL_CMD_ADD_REGIONS,
+		.doit = profil_nl_add_regions,
+		.policy = profil_add_policy,
+		.maxattr = PROFIL_ATTR_MAX,
+	},
+	{
+		.cmd = PROFIL_CMD_GET_REGIONS,
+		.dumpit = profil_nl_dump_regions,
 		.policy = profil_target_policy,
 		.maxattr = PROFIL_ATTR_PID,
 	},

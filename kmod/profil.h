@@ -11,29 +11,99 @@
 #define _PROFIL_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/overflow.h>
 #include <linux/spinlock.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/task_work.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 #include <linux/profil.h>
+#include <net/netlink.h>
 
 struct mm_struct;
+struct netlink_ext_ack;
+struct nlattr;
 struct perf_event;
 struct profil_attach;
 struct pid;
 struct sk_buff;
 struct task_struct;
 
+/**
+ * struct profil_region - one region of a set, as requested
+ * @buf: user address of its counters
+ * @size: its size in bytes
+ * @offset: its lowest PC
+ * @scale: 16.16 fixed-point scale
+ * @nbins: counters in it: @size over the counter width
+ */
+struct profil_region {
+	u64 buf;
+	u64 size;
+	u64 offset;
+	u64 nbins;
+	u32 scale;
+};
+
+/* Where a PC maps: a piece of the address space owned by one region. */
+struct profil_piece {
+	u64 end;
+	u32 region;
+};
+
+/* What profil_counter_add() does: the counter's width and mode. */
+#define PROFIL_KIND_U32 BIT(0)
+#define PROFIL_KIND_SATURATE BIT(1)
+
+/**
+ * struct profil_regions - a region set (regions.c)
+ * @ref: each &struct profil_params naming it and each in-flight fork
+ *	attach hold one; the last put frees it (process context)
+ * @nr: regions in @region, in request order
+ * @nr_pieces: entries of @start and @piece
+ * @overflow: index of the overflow bin in @region, or -1
+ * @counter: &enum profil_counter
+ * @mode: &enum profil_mode
+ * @kind: PROFIL_KIND_* for @counter and @mode
+ * @shift: log2 of the counter width in bytes
+ * @single: made from BUF/BUFSIZ/OFFSET/SCALE: profil()'s rules (any scale
+ *	but 0 counts, no overflow bin)
+ * @region: the regions, as requested
+ * @start: sorted first PCs of the disjoint pieces the regions resolve to
+ * @piece: for each piece, its end (exclusive) and its region
+ *
+ * Immutable once built: a tick reads it under RCU through the params.
+ */
+struct profil_regions {
+	refcount_t ref;
+	u32 nr;
+	u32 nr_pieces;
+	int overflow;
+	u32 counter;
+	u32 mode;
+	u32 kind;
+	u32 shift;
+	bool single;
+	struct profil_region *region;
+	u64 *start;
+	struct profil_piece *piece;
+};
+
 /*
  * Parameters of one start request. Immutable once published: a restart
  * publishes a new copy with RCU, so the tick sees all of one or the other,
- * and waits for a grace period before freeing the old one.
+ * and waits for a grace period before freeing the old one. @buf, @bufsiz,
+ * @offset and @scale are the set's first region, for status messages;
+ * @serial counts every publication (restarts and extensions), for dumps.
+ * The params own a reference on @regions.
  */
 struct profil_params {
+	struct profil_regions *regions;
 	u64 buf;
 	u64 bufsiz;
 	u64 offset;
@@ -41,6 +111,10 @@ struct profil_params {
 	u32 rate;
 	u32 flags;
 	u32 generation;
+	u32 serial;
+	u32 nr_regions;
+	u32 counter;
+	u32 mode;
 };
 
 /* Tick accounting; see enum profil_stat. Updated from interrupt context. */
@@ -55,6 +129,8 @@ struct profil_stats {
 	atomic64_t discarded;
 	atomic64_t faulted;
 	atomic64_t missed;
+	atomic64_t overflow;
+	atomic64_t saturated;
 };
 
 /* Writes that could not be done in the tick, finished on return to user. */
@@ -64,6 +140,7 @@ struct profil_pending {
 	u64 addr; /* user address of the u16 counter */
 	u32 generation; /* params generation the index was computed for */
 	u32 count; /* ticks to add */
+	u32 kind; /* PROFIL_KIND_*: the counter's width and mode */
 };
 
 /**
@@ -85,14 +162,19 @@ struct profil_pending {
  *	next overflow is due
  * @clock_generation: the &profil_params.generation @next_sample and
  *	@event_next were set for; a restart makes them stale
+ * @event_short: @event was made with a random first period that has not
+ *	been replaced by the real one yet; set before the event exists,
+ *	cleared by @period_work (both as the thread itself), read in its tick
+ * @period_queued: @period_work was queued (only the thread's tick sets it)
+ * @period_work: restores @event's real period, from process context
  * @tnode: entry in the thread table, for the scheduler-tick clock
  * @spare: what the next clone of @task hands its child, so that the fork
  *	probe never allocates; taken with xchg() there, refilled by
  *	@refill_work
  * @refill_work: allocates the next @spare as @task returns from clone
  * @refill_queued: @refill_work is queued; only @task touches it
- * @ref: the session list, a queued @twork and a queued @refill_work each
- *	hold one
+ * @ref: the session list, a queued @twork, @period_work and @refill_work
+ *	each hold one
  * @rcu: deferred free, the thread table is read locklessly
  */
 struct profil_thread {
@@ -109,6 +191,9 @@ struct profil_thread {
 	u64 next_sample;
 	u64 event_next;
 	u32 clock_generation;
+	bool event_short;
+	bool period_queued;
+	struct callback_head period_work;
 	struct hlist_node tnode;
 	struct profil_attach *spare;
 	struct callback_head refill_work;
@@ -182,15 +267,94 @@ void profil_session_exit(struct task_struct *task);
 void profil_session_stats(struct profil_session *s, u64 *out);
 void profil_thread_release(struct kref *ref);
 struct profil_thread *profil_thread_find(struct task_struct *task);
+struct profil_params *profil_params_dup(const struct profil_params *req);
+void profil_params_free(struct profil_params *p);
+
+/* regions.c */
+struct profil_regions *profil_regions_single(u64 buf, u64 bufsiz, u64 offset,
+					     u32 scale, u32 counter, u32 mode);
+extern const struct nla_policy profil_region_policy[PROFIL_REGION_MAX + 1];
+struct profil_regions *profil_regions_from_nl(const struct nlattr *head,
+					      int len,
+					      const struct profil_regions *old,
+					      u32 counter, u32 mode,
+					      struct netlink_ext_ack *extack);
+void profil_regions_get(struct profil_regions *rs);
+void profil_regions_put(struct profil_regions *rs);
+void profil_params_set_regions(struct profil_params *p,
+			       struct profil_regions *rs);
+int profil_session_add_regions(struct profil_session *s,
+			       const struct nlattr *head, int len,
+			       struct netlink_ext_ack *extack);
+
+/*
+ * What profil_regions_map() found for a PC: a counter of a region, the
+ * overflow bin's counter, or nothing.
+ */
+enum profil_map {
+	PROFIL_MAP_NONE,
+	PROFIL_MAP_REGION,
+	PROFIL_MAP_OVERFLOW,
+};
+
+/**
+ * profil_regions_map() - the counter a PC is counted in
+ * @rs: the set
+ * @pc: the sampled user PC
+ * @addr: on success, the user address of the counter
+ *
+ * A binary search of the pieces for the last one starting at or below @pc,
+ * then glibc's index within its region. An index past the region's end
+ * (which the pieces' ends exclude) or a PC in no piece goes to the
+ * overflow bin, if the set has one.
+ *
+ * Context: any; the caller keeps @rs alive (RCU through the params).
+ * Return: &enum profil_map.
+ */
+static inline enum profil_map
+profil_regions_map(const struct profil_regions *rs, u64 pc, u64 *addr)
+{
+	const struct profil_region *r;
+	const u64 *start = rs->start;
+	u32 base = 0, n = rs->nr_pieces, half;
+	u64 h, idx;
+
+	if (!n || pc < start[0])
+		goto overflow;
+	while (n > 1) {
+		half = n / 2;
+		if (start[base + half] <= pc)
+			base += half;
+		n -= half;
+	}
+	if (pc >= rs->piece[base].end)
+		goto overflow;
+	r = &rs->region[rs->piece[base].region];
+	h = (pc - r->offset) >> rs->shift;
+	/* glibc's LP64 form, exact in 64 bits; overflows only past nbins. */
+	if (!check_mul_overflow(h >> 16, (u64)r->scale, &idx) &&
+	    !check_add_overflow(idx, ((h & 0xffff) * r->scale) >> 16, &idx) &&
+	    idx < r->nbins) {
+		*addr = r->buf + (idx << rs->shift);
+		return PROFIL_MAP_REGION;
+	}
+overflow:
+	if (rs->overflow < 0)
+		return PROFIL_MAP_NONE;
+	*addr = rs->region[rs->overflow].buf;
+	return PROFIL_MAP_OVERFLOW;
+}
 
 /* sampler.c */
 bool profil_rides_tick(u32 rate);
 void profil_tick_runtime(void *data, struct task_struct *task, u64 runtime,
 			 u64 vruntime);
-struct perf_event *profil_sampler_create(struct profil_thread *t, u32 rate);
+struct perf_event *profil_sampler_create(struct profil_thread *t, u32 rate,
+					 bool random_first);
 int profil_sampler_set_rate(struct perf_event *event, u32 rate);
 void profil_sampler_release(struct perf_event *event);
 void profil_deferred_write(struct callback_head *head);
+void profil_period_restore(struct callback_head *head);
 
 /* lifecycle.c */
 int profil_lifecycle_init(void);

@@ -20,6 +20,7 @@
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
+#include <linux/random.h>
 #include <asm/irq_regs.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
@@ -30,45 +31,102 @@
 /* Retries of the locked add before a plain one; contention is rare. */
 #define PROFIL_CMPXCHG_TRIES 16
 
-/*
- * Add @count to the u16 counter at @addr. The add is a locked cmpxchg, so
- * that threads ticking on other CPUs never lose a count; a counter that
- * straddles a cache line (odd buffers only) would make that a split lock,
- * and gets a plain read-modify-write as in glibc. Faults go to the caller:
- * the tick disables them, the deferred writer takes them.
- */
-static bool profil_counter_add(u64 addr, u16 count)
-{
-	u16 __user *counter = u64_to_user_ptr(addr);
-	bool atomic = (addr & (L1_CACHE_BYTES - 1)) != L1_CACHE_BYTES - 1;
-	int tries = PROFIL_CMPXCHG_TRIES;
-	u16 val;
-
-	if (!user_access_begin(counter, sizeof(*counter)))
-		return false;
-	unsafe_get_user(val, counter, efault);
-#ifdef unsafe_try_cmpxchg_user
-	while (atomic && tries--)
-		if (unsafe_try_cmpxchg_user(counter, &val, val + count, efault))
-			goto done;
+#ifndef unsafe_try_cmpxchg_user
+/* No user cmpxchg: every add is a plain read-modify-write. */
+#define unsafe_try_cmpxchg_user(ptr, oldp, new, label) false
 #endif
-	unsafe_put_user(val + count, counter, efault);
-done:
-	user_access_end();
-	return true;
-efault:
-	user_access_end();
-	return false;
+
+/*
+ * What to add to a counter holding @val, of which @max is the largest
+ * value: all of @count modulo the width (wrap), or up to @max (saturate).
+ */
+static u32 profil_counter_step(u32 val, u32 max, u32 count, bool saturate)
+{
+	return saturate ? min(count, max - val) : count;
 }
 
-static bool profil_counter_add_nofault(u64 addr)
+/*
+ * Add @count to the u16 counter at @addr; return what was added (less
+ * than @count only when saturating), or -EFAULT. The add is a locked
+ * cmpxchg, so that threads ticking on other CPUs never lose a count; a
+ * counter that straddles a cache line (odd buffers only) would make that
+ * a split lock, and gets a plain read-modify-write as in glibc, as does
+ * one still contended after PROFIL_CMPXCHG_TRIES attempts. Faults go to
+ * the caller: the tick disables them, the deferred writer takes them.
+ */
+static long profil_counter_add_u16(u64 addr, u32 count, bool saturate)
 {
-	bool ok;
+	u16 __user *counter = u64_to_user_ptr(addr);
+	bool atomic = (addr & (L1_CACHE_BYTES - 1)) <= L1_CACHE_BYTES - 2;
+	int tries = PROFIL_CMPXCHG_TRIES;
+	u16 val, add;
+
+	if (!user_access_begin(counter, sizeof(*counter)))
+		return -EFAULT;
+	unsafe_get_user(val, counter, efault);
+	for (;;) {
+		add = profil_counter_step(val, U16_MAX, count, saturate);
+		if (!add || !atomic || !tries--)
+			break;
+		if (unsafe_try_cmpxchg_user(counter, &val, val + add, efault))
+			goto done;
+	}
+	if (add)
+		unsafe_put_user(val + add, counter, efault);
+done:
+	user_access_end();
+	return saturate ? add : count;
+efault:
+	user_access_end();
+	return -EFAULT;
+}
+
+/* The same for a u32 counter, which straddles a line at 61 to 63. */
+static long profil_counter_add_u32(u64 addr, u32 count, bool saturate)
+{
+	u32 __user *counter = u64_to_user_ptr(addr);
+	bool atomic = (addr & (L1_CACHE_BYTES - 1)) <= L1_CACHE_BYTES - 4;
+	int tries = PROFIL_CMPXCHG_TRIES;
+	u32 val, add;
+
+	if (!user_access_begin(counter, sizeof(*counter)))
+		return -EFAULT;
+	unsafe_get_user(val, counter, efault);
+	for (;;) {
+		add = profil_counter_step(val, U32_MAX, count, saturate);
+		if (!add || !atomic || !tries--)
+			break;
+		if (unsafe_try_cmpxchg_user(counter, &val, val + add, efault))
+			goto done;
+	}
+	if (add)
+		unsafe_put_user(val + add, counter, efault);
+done:
+	user_access_end();
+	return saturate ? add : count;
+efault:
+	user_access_end();
+	return -EFAULT;
+}
+
+/* Add @count to a counter of @kind (PROFIL_KIND_*); see above. */
+static long profil_counter_add(u64 addr, u32 count, u32 kind)
+{
+	bool saturate = kind & PROFIL_KIND_SATURATE;
+
+	if (kind & PROFIL_KIND_U32)
+		return profil_counter_add_u32(addr, count, saturate);
+	return profil_counter_add_u16(addr, count, saturate);
+}
+
+static long profil_counter_add_nofault(u64 addr, u32 kind)
+{
+	long ret;
 
 	pagefault_disable();
-	ok = profil_counter_add(addr, 1);
+	ret = profil_counter_add(addr, 1, kind);
 	pagefault_enable();
-	return ok;
+	return ret;
 }
 
 /*
@@ -99,7 +157,8 @@ err_put:
  * Record a tick whose counter could not be written from the tick. Runs in
  * hard interrupt context with current == t->task.
  */
-static void profil_defer(struct profil_thread *t, u64 addr, u32 generation)
+static void profil_defer(struct profil_thread *t, u64 addr, u32 generation,
+			 u32 kind)
 {
 	struct profil_stats *st = &t->session->stats;
 	struct profil_pending *slot = NULL;
@@ -108,7 +167,8 @@ static void profil_defer(struct profil_thread *t, u64 addr, u32 generation)
 	raw_spin_lock(&t->lock);
 	for (i = 0; i < t->nr_pending; i++) {
 		if (t->pending[i].addr == addr &&
-		    t->pending[i].generation == generation) {
+		    t->pending[i].generation == generation &&
+		    t->pending[i].kind == kind) {
 			slot = &t->pending[i];
 			break;
 		}
@@ -117,6 +177,7 @@ static void profil_defer(struct profil_thread *t, u64 addr, u32 generation)
 		slot = &t->pending[t->nr_pending++];
 		slot->addr = addr;
 		slot->generation = generation;
+		slot->kind = kind;
 		slot->count = 0;
 	}
 	if (!slot) {
@@ -147,7 +208,9 @@ static void profil_sample(struct profil_thread *t,
 			  const struct profil_params *p, struct pt_regs *regs)
 {
 	struct profil_stats *st = &t->session->stats;
-	u64 idx, addr;
+	long added;
+	u64 addr;
+	u32 kind;
 
 	atomic64_inc(&st->ticks);
 	if (!user_mode(regs)) {
@@ -160,16 +223,25 @@ static void profil_sample(struct profil_thread *t,
 		atomic64_inc(&st->system_charged);
 	}
 
-	if (!profil_pc_to_index(instruction_pointer(regs), p->offset, p->scale,
-				p->bufsiz, &idx)) {
+	switch (profil_regions_map(p->regions, instruction_pointer(regs),
+				   &addr)) {
+	case PROFIL_MAP_NONE:
 		atomic64_inc(&st->out_of_range);
 		return;
+	case PROFIL_MAP_OVERFLOW:
+		atomic64_inc(&st->overflow);
+		break;
+	case PROFIL_MAP_REGION:
+		break;
 	}
-	addr = p->buf + 2 * idx;
-	if (profil_counter_add_nofault(addr))
+	kind = p->regions->kind;
+	added = profil_counter_add_nofault(addr, kind);
+	if (added > 0)
 		atomic64_inc(&st->in_range);
+	else if (!added)
+		atomic64_inc(&st->saturated);
 	else
-		profil_defer(t, addr, p->generation);
+		profil_defer(t, addr, p->generation, kind);
 }
 
 /* The parameters if @t's session is sampling current now, else NULL. */
@@ -218,6 +290,48 @@ static void profil_event_missed(struct profil_thread *t,
 	t->event_next += (late + 1) * period;
 }
 
+/*
+ * Queue profil_period_restore() on current, t->task, from its tick. The
+ * references are those of profil_defer_queue().
+ */
+static void profil_period_queue(struct profil_thread *t)
+{
+	if (!kref_get_unless_zero(&t->ref))
+		return;
+	if (!try_module_get(THIS_MODULE))
+		goto err_put;
+	if (task_work_add(current, &t->period_work, TWA_RESUME))
+		goto err_module;
+	return;
+
+err_module:
+	module_put(THIS_MODULE);
+err_put:
+	kref_put(&t->ref, profil_thread_release);
+}
+
+/*
+ * An overflow of an event still on its random first period. The first
+ * one is a sample and sets the beat, and has the real period restored
+ * from process context (perf_event_period() cannot be called from here);
+ * until then perf keeps overflowing at the short period, and those that
+ * come before the beat's next point are not samples.
+ * Return: true if this overflow is not a sample.
+ */
+static bool profil_event_early(struct profil_thread *t,
+			       const struct profil_params *p, u64 now)
+{
+	if (!t->period_queued) {
+		t->period_queued = true;
+		profil_period_queue(t);
+		/* Due now: profil_event_missed() sets the next point. */
+		t->clock_generation = p->generation;
+		t->event_next = now;
+		return false;
+	}
+	return t->clock_generation == p->generation && now < t->event_next;
+}
+
 /* Clock one, above HZ: the overflow handler of the thread's task-clock. */
 static void profil_tick_event(struct perf_event *event,
 			      struct perf_sample_data *data,
@@ -225,12 +339,49 @@ static void profil_tick_event(struct perf_event *event,
 {
 	struct profil_thread *t = event->overflow_handler_context;
 	const struct profil_params *p = profil_sampling(t);
+	u64 now;
 
 	if (!p || profil_rides_tick(p->rate))
 		return;
 	/* perf_swevent_hrtimer() has just brought the count up to now. */
-	profil_event_missed(t, p, local64_read(&event->count));
+	now = local64_read(&event->count);
+	if (READ_ONCE(t->event_short) && profil_event_early(t, p, now))
+		return;
+	profil_event_missed(t, p, now);
 	profil_sample(t, p, regs);
+}
+
+/**
+ * profil_period_restore() - give a thread's event its real period
+ * @head: &profil_thread.period_work
+ *
+ * task_work callback, queued by the first overflow of an event made with
+ * a random first period: process context, current == the thread. Under
+ * the session's mutex, the event is the thread's (a stop, an exit or a
+ * move to the scheduler-tick clock releases it and clears @t->event).
+ */
+void profil_period_restore(struct callback_head *head)
+{
+	struct profil_thread *t =
+		container_of(head, struct profil_thread, period_work);
+	struct profil_session *s = t->session;
+	const struct profil_params *p;
+	int err;
+
+	mutex_lock(&s->mutex);
+	p = rcu_dereference_protected(s->params, lockdep_is_held(&s->mutex));
+	if (t->event && !profil_rides_tick(p->rate)) {
+		err = profil_sampler_set_rate(t->event, p->rate);
+		/* Else the short period stays, and its early overflows skipped. */
+		if (!err)
+			WRITE_ONCE(t->event_short, false);
+		else
+			pr_debug("thread %d: period not restored: %d\n",
+				 current->pid, err);
+	}
+	mutex_unlock(&s->mutex);
+	kref_put(&t->ref, profil_thread_release);
+	module_put(THIS_MODULE);
 }
 
 /**
@@ -303,6 +454,7 @@ void profil_deferred_write(struct callback_head *head)
 	struct profil_stats *st = &s->stats;
 	const struct profil_params *p;
 	unsigned int i, n;
+	long added;
 
 	raw_spin_lock_irq(&t->lock);
 	n = t->nr_pending;
@@ -318,11 +470,16 @@ void profil_deferred_write(struct callback_head *head)
 		u32 count = todo[i].count;
 
 		if (READ_ONCE(s->state) != PROFIL_STATE_ACTIVE ||
-		    todo[i].generation != p->generation ||
-		    current->mm != s->mm) {
+		    todo[i].generation != p->generation || current->mm != s->mm)
+			added = -ESTALE;
+		else
+			added = profil_counter_add(todo[i].addr, count,
+						   todo[i].kind);
+		if (added >= 0) {
+			atomic64_add(added, &st->in_range);
+			atomic64_add(count - added, &st->saturated);
+		} else if (added == -ESTALE) {
 			atomic64_add(count, &st->discarded);
-		} else if (profil_counter_add(todo[i].addr, count)) {
-			atomic64_add(count, &st->in_range);
 		} else {
 			atomic64_add(count, &st->faulted);
 			profil_session_stop(s, PROFIL_STOP_FAULT, todo[i].addr);
@@ -351,20 +508,29 @@ bool profil_rides_tick(u32 rate)
  * profil_sampler_create() - give a thread a clock of its own
  * @t: the thread record, passed to every tick
  * @rate: samples per second of the thread's CPU time
+ * @random_first: the first overflow falls anywhere in the first period
+ *	(perf's floor of 10 us applies), so that a thread shorter than a
+ *	period is sampled in proportion to its CPU time; the first overflow
+ *	has the real period restored. The caller set @t->event_short to it.
  *
  * Context: process context, may sleep.
  * Return: the event or an ERR_PTR().
  */
-struct perf_event *profil_sampler_create(struct profil_thread *t, u32 rate)
+struct perf_event *profil_sampler_create(struct profil_thread *t, u32 rate,
+					 bool random_first)
 {
+	u32 period = NSEC_PER_SEC / rate;
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_TASK_CLOCK,
 		.size = sizeof(attr),
-		.sample_period = NSEC_PER_SEC / rate,
+		.sample_period = period,
 		.exclude_hv = 1,
 		.remove_on_exec = 1,
 	};
+
+	if (random_first)
+		attr.sample_period = 1 + get_random_u32_below(period);
 
 	return perf_event_create_kernel_counter(&attr, -1, t->task,
 						profil_tick_event, t);

@@ -65,7 +65,7 @@ static void profil_session_free_work(struct work_struct *work)
 	struct profil_session *s;
 
 	s = container_of(rwork, struct profil_session, free_rwork);
-	kfree(rcu_dereference_protected(s->params, true));
+	profil_params_free(rcu_dereference_protected(s->params, true));
 	mmdrop(s->mm);
 	put_pid(s->tgid);
 	kfree(s);
@@ -133,7 +133,9 @@ static void profil_table_remove(struct profil_session *s)
 
 /*
  * Put @s in the table in place of the stopped session @old, if any, in
- * one step: a concurrent status request sees one or the other.
+ * one step: a concurrent status request sees one or the other. @s goes in
+ * first, at the head of its bucket, where a lookup finds it before @old:
+ * a reader between a removal and an insertion would find neither.
  */
 static void profil_table_replace(struct profil_session *old,
 				 struct profil_session *s)
@@ -141,11 +143,11 @@ static void profil_table_replace(struct profil_session *old,
 	bool removed = false;
 
 	raw_spin_lock(&profil_table_lock);
+	hash_add_rcu(profil_table, &s->hnode, (unsigned long)s->tgid);
 	if (old && !hlist_unhashed(&old->hnode)) {
 		hash_del_rcu(&old->hnode);
 		removed = true;
 	}
-	hash_add_rcu(profil_table, &s->hnode, (unsigned long)s->tgid);
 	raw_spin_unlock(&profil_table_lock);
 	if (removed)
 		profil_session_put(old);
@@ -242,6 +244,8 @@ static void profil_thread_detach(struct profil_thread *t)
 	spin_unlock(&profil_thread_table_lock);
 	if (t->event)
 		profil_sampler_release(t->event);
+	/* A queued profil_period_restore() finds no event. */
+	t->event = NULL;
 	kref_put(&t->ref, profil_thread_release);
 }
 
@@ -376,6 +380,7 @@ static int profil_session_thread_add_locked(struct profil_session *s,
 	raw_spin_lock_init(&t->lock);
 	init_task_work(&t->twork, profil_deferred_write);
 	init_task_work(&t->refill_work, profil_attach_refill);
+	init_task_work(&t->period_work, profil_period_restore);
 	kref_init(&t->ref);
 
 	/*
@@ -386,11 +391,11 @@ static int profil_session_thread_add_locked(struct profil_session *s,
 	rate = profil_session_params(s)->rate;
 	t->next_sample = task->se.sum_exec_runtime + 1 +
 			 get_random_u32_below(NSEC_PER_SEC / rate);
-	/* A new event counts from 0 and first overflows a period later. */
-	t->event_next = NSEC_PER_SEC / rate;
+	/* The timer clock's first point is random too: see the tick. */
+	t->event_short = true;
 	t->clock_generation = profil_session_params(s)->generation;
 	if (!profil_rides_tick(rate)) {
-		t->event = profil_sampler_create(t, rate);
+		t->event = profil_sampler_create(t, rate, true);
 		if (IS_ERR(t->event)) {
 			err = PTR_ERR(t->event);
 			/* The thread exited under us: nothing to sample. */
@@ -552,6 +557,32 @@ static struct mm_struct *profil_process_mm(struct task_struct *leader)
 	return mm;
 }
 
+/**
+ * profil_params_dup() - a copy of parameters, for publishing
+ * @req: the parameters; the copy takes a reference on their set
+ *
+ * Context: process context.
+ * Return: the copy, or NULL.
+ */
+struct profil_params *profil_params_dup(const struct profil_params *req)
+{
+	struct profil_params *p =
+		kmemdup(req, sizeof(*req), GFP_KERNEL_ACCOUNT);
+
+	if (p)
+		profil_regions_get(p->regions);
+	return p;
+}
+
+/* Context: process context; nothing reads @p any more. */
+void profil_params_free(struct profil_params *p)
+{
+	if (!p)
+		return;
+	profil_regions_put(p->regions);
+	kfree(p);
+}
+
 static struct profil_session *
 profil_session_alloc(struct task_struct *leader,
 		     const struct profil_params *req)
@@ -562,9 +593,10 @@ profil_session_alloc(struct task_struct *leader,
 	int err = -ENOMEM;
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
-	params = kmemdup(req, sizeof(*req), GFP_KERNEL_ACCOUNT);
+	params = profil_params_dup(req);
 	if (!s || !params)
 		goto err_free;
+	params->serial = 1;
 
 	/* No thread has one when the process has exited and awaits reaping. */
 	mm = profil_process_mm(leader);
@@ -586,7 +618,7 @@ profil_session_alloc(struct task_struct *leader,
 	return s;
 
 err_free:
-	kfree(params);
+	profil_params_free(params);
 	kfree(s);
 	return ERR_PTR(err);
 }
@@ -615,13 +647,18 @@ static int profil_session_set_clocks(struct profil_session *s, u32 rate,
 			profil_sampler_release(t->event);
 			t->event = NULL;
 		} else if (!tick && !t->event && !published) {
-			event = profil_sampler_create(t, rate);
+			/* Not a new thread: its clock keeps its phase. */
+			WRITE_ONCE(t->event_short, false);
+			event = profil_sampler_create(t, rate, false);
 			/* A thread exiting under us needs no clock. */
 			if (IS_ERR(event) && PTR_ERR(event) != -ESRCH)
 				return PTR_ERR(event);
 			t->event = IS_ERR(event) ? NULL : event;
 		} else if (!tick && t->event && published) {
-			profil_sampler_set_rate(t->event, rate);
+			int err = profil_sampler_set_rate(t->event, rate);
+
+			/* perf checked the period: cannot fail for ours. */
+			WARN_ON_ONCE(err);
 		}
 	}
 	return 0;
@@ -653,15 +690,16 @@ static int profil_session_restart(struct profil_session *s,
 	int err;
 
 	old = rcu_dereference_protected(s->params, lockdep_is_held(&s->mutex));
-	params = kmemdup(req, sizeof(*req), GFP_KERNEL_ACCOUNT);
+	params = profil_params_dup(req);
 	if (!params)
 		return -ENOMEM;
 	params->generation = old->generation + 1;
+	params->serial = old->serial + 1;
 
 	err = profil_session_set_clocks(s, params->rate, false);
 	if (err) {
 		profil_session_drop_events(s, old->rate);
-		kfree(params);
+		profil_params_free(params);
 		return err;
 	}
 	/* Deferred writes compare generations under write_mutex. */
@@ -671,7 +709,7 @@ static int profil_session_restart(struct profil_session *s,
 	/* Ticks still using the old buffer finish before the caller goes on. */
 	synchronize_rcu();
 	profil_session_set_clocks(s, params->rate, true);
-	kfree(old);
+	profil_params_free(old);
 	return 0;
 }
 
@@ -775,9 +813,11 @@ static void profil_attach_run(struct callback_head *head)
 		if (profil_session_thread_add(a->session, current))
 			pr_debug("thread %d not profiled\n", current->pid);
 		profil_session_put(a->session);
-	} else if (!(current->flags & PF_EXITING)) {
-		if (profil_session_start(current, &a->params))
+	} else {
+		if (!(current->flags & PF_EXITING) &&
+		    profil_session_start(current, &a->params))
 			pr_debug("process %d not profiled\n", current->tgid);
+		profil_regions_put(a->params.regions);
 	}
 	kfree(a);
 	module_put(THIS_MODULE);
@@ -829,6 +869,8 @@ static void profil_attach_queue(struct profil_session *s,
 		a->session = NULL;
 		a->params = *rcu_dereference(s->params);
 		a->params.generation = 0;
+		/* The params hold one until a grace period after they go. */
+		profil_regions_get(a->params.regions);
 	}
 	init_task_work(&a->twork, profil_attach_run);
 	if (!try_module_get(THIS_MODULE))
@@ -840,8 +882,11 @@ static void profil_attach_queue(struct profil_session *s,
 err_module:
 	module_put(THIS_MODULE);
 err_session:
+	/* Never the set's last reference: the params' is still there. */
 	if (a->session)
 		profil_session_put(a->session);
+	else
+		refcount_dec(&a->params.regions->ref);
 err_restore:
 	/* The refill, queued above, runs later and frees what it replaces. */
 	WRITE_ONCE(t->spare, a);
@@ -854,8 +899,9 @@ err_restore:
  *
  * A new thread is sampled into its process's session; a forked process
  * gets a session of its own with the parent's parameters, counting into
- * its own copy of the buffer. Either way the child attaches itself from a
- * task_work before it first runs in user mode, so no user tick is missed.
+ * its own copy of the buffer, unless the session has PROFIL_F_NO_INHERIT.
+ * Either way the child attaches itself from a task_work before it first
+ * runs in user mode, so no user tick is missed.
  * A child sharing the parent's memory without being a thread (vfork) is
  * not profiled. Nothing is allocated here: the record the child needs was
  * made ahead for its parent.
@@ -880,6 +926,9 @@ void profil_session_fork(struct task_struct *parent, struct task_struct *child)
 	rcu_read_lock();
 	s = profil_table_lookup(task_tgid(parent));
 	if (!s || !profil_session_is_active(s))
+		goto unlock;
+	if (!thread &&
+	    (rcu_dereference(s->params)->flags & PROFIL_F_NO_INHERIT))
 		goto unlock;
 	t = profil_session_thread(s, parent);
 	/*
@@ -952,6 +1001,8 @@ void profil_session_stats(struct profil_session *s, u64 *out)
 	out[PROFIL_STAT_DISCARDED] = atomic64_read(&st->discarded);
 	out[PROFIL_STAT_FAULTED] = atomic64_read(&st->faulted);
 	out[PROFIL_STAT_MISSED] = atomic64_read(&st->missed);
+	out[PROFIL_STAT_OVERFLOW] = atomic64_read(&st->overflow);
+	out[PROFIL_STAT_SATURATED] = atomic64_read(&st->saturated);
 }
 
 /**

@@ -35,11 +35,39 @@ static double now(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/*
+ * 64 KiB of straight-line code run round: its samples spread evenly over
+ * 1024 regions of 64 bytes, so that successive samples fall in different
+ * regions and no last-region cache could hold.
+ */
+#define WIDE_REGIONS	1024
+#define WIDE_BYTES	(64 * 1024)
+extern char bench_wide[];
+asm(".pushsection .text.bench_wide, \"ax\", @progbits\n"
+    ".p2align 12\n"
+    "bench_wide:\n"
+    "1:\n"
+    ".rept 16384\n"
+    "nopl 0(%rax)\n"
+    ".endr\n"
+    "dec %rdi\n"
+    "jnz 1b\n"
+    "ret\n"
+    ".popsection\n");
+
+/* What the runs time: work(), or bench_wide() for the region rows. */
+static void (*work_fn)(unsigned long n) = work;
+
+static void wide(unsigned long n)
+{
+	((void (*)(unsigned long))bench_wide)(n / 16384 + 1);
+}
+
 static double timed_work(unsigned long n)
 {
 	double t = now();
 
-	work(n);
+	work_fn(n);
 	return now() - t;
 }
 
@@ -116,6 +144,40 @@ static const struct profiler kmod = {
 
 static const struct profiler glibc = {
 	"glibc profil()", glibc_start, glibc_stop, glibc_samples,
+};
+
+/* bench_wide under a set of @n regions of 64 bytes each, u16 counters. */
+static int regions_start(struct pnl *nl, unsigned int rate, unsigned int n)
+{
+	static struct pnl_region reg[WIDE_REGIONS];
+	struct pnl_set set = { .reg = reg, .n = n, .rate = rate };
+	unsigned int i, bytes = WIDE_BYTES / n;
+
+	for (i = 0; i < n; i++) {
+		reg[i].buf = (uintptr_t)hist + i * bytes;
+		reg[i].size = bytes;
+		reg[i].offset = (uintptr_t)bench_wide + i * bytes;
+		reg[i].scale = 0x10000;
+	}
+	return pnl_start_set(nl, &set);
+}
+
+static int one_region_start(struct pnl *nl, unsigned int rate)
+{
+	return regions_start(nl, rate, 1);
+}
+
+static int wide_regions_start(struct pnl *nl, unsigned int rate)
+{
+	return regions_start(nl, rate, WIDE_REGIONS);
+}
+
+static const struct profiler one_region = {
+	"1 region", one_region_start, kmod_stop, kmod_samples,
+};
+
+static const struct profiler wide_regions = {
+	"1024 regions", wide_regions_start, kmod_stop, kmod_samples,
 };
 
 /*
@@ -248,6 +310,19 @@ int main(int argc, char **argv)
 		}
 	}
 	bench(&nl, &glibc, 100, 2);
+	/* A region set on each clock: one region, then 1024, same work. */
+	work_fn = wide;
+	for (i = 0; i < 2; i++) {
+		unsigned int rate = i ? 10000 : 100;
+		double secs = i ? 1 : 6;
+
+		err = bench(&nl, &one_region, rate, secs) ?:
+		      bench(&nl, &wide_regions, rate, secs);
+		if (err) {
+			printf("# regions: %s %s\n", strerror(-err), nl.extack);
+			return 1;
+		}
+	}
 	pnl_close(&nl);
 	return 0;
 }

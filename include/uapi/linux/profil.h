@@ -19,6 +19,9 @@
 #define PROFIL_RATE_MAX 10000
 #define PROFIL_RATE_DEFAULT 100
 
+/* Most regions in a set (%PROFIL_ATTR_REGION), extensions included. */
+#define PROFIL_REGIONS_MAX 4096
+
 /**
  * enum profil_cmd - generic netlink commands
  * @PROFIL_CMD_START: start or replace profiling of a process.
@@ -31,6 +34,13 @@
  *	or of every session the caller may see (dump).
  * @PROFIL_CMD_STOPPED: notification on %PROFIL_MCGRP_EVENTS that a session
  *	stopped; carries the same attributes as a GET reply.
+ * @PROFIL_CMD_ADD_REGIONS: add the %PROFIL_ATTR_REGION nests to the region
+ *	set of an active session started with them, in one step; optional
+ *	%PROFIL_ATTR_PID.
+ * @PROFIL_CMD_GET_REGIONS: dump only: the regions of one process's set
+ *	(optional %PROFIL_ATTR_PID), in the order they were given, as many
+ *	per message as fit, each message with %PROFIL_ATTR_PID and
+ *	%PROFIL_ATTR_REGION nests.
  */
 enum profil_cmd {
 	PROFIL_CMD_UNSPEC,
@@ -38,6 +48,8 @@ enum profil_cmd {
 	PROFIL_CMD_STOP,
 	PROFIL_CMD_GET,
 	PROFIL_CMD_STOPPED,
+	PROFIL_CMD_ADD_REGIONS,
+	PROFIL_CMD_GET_REGIONS,
 
 	__PROFIL_CMD_MAX,
 	PROFIL_CMD_MAX = __PROFIL_CMD_MAX - 1
@@ -49,12 +61,45 @@ enum profil_cmd {
  *	kernel to the user PC at which it entered the kernel (the glibc and
  *	OpenBSD rule). Without it such ticks are dropped (the v10 and FreeBSD
  *	rule) and counted in %PROFIL_STAT_SYSTEM_DROPPED.
+ * @PROFIL_F_NO_INHERIT: a process forked from the profiled one is not
+ *	profiled (by default it gets a session of its own with the same
+ *	parameters). New threads are profiled either way.
  */
 enum profil_flags {
 	PROFIL_F_SYSTEM_TICKS = 1U << 0,
+	PROFIL_F_NO_INHERIT = 1U << 1,
 };
 
-#define PROFIL_F_ALL (PROFIL_F_SYSTEM_TICKS)
+#define PROFIL_F_ALL (PROFIL_F_SYSTEM_TICKS | PROFIL_F_NO_INHERIT)
+
+/**
+ * enum profil_counter - %PROFIL_ATTR_COUNTER, the width of every counter
+ * @PROFIL_COUNTER_U16: u16 counters, index (pc - offset) / 2 * scale / 65536
+ *	(profil(), sprofil()'s %PROF_USHORT)
+ * @PROFIL_COUNTER_U32: u32 counters, index (pc - offset) / 4 * scale / 65536
+ *	(sprofil()'s %PROF_UINT)
+ */
+enum profil_counter {
+	PROFIL_COUNTER_U16,
+	PROFIL_COUNTER_U32,
+
+	__PROFIL_COUNTER_MAX,
+	PROFIL_COUNTER_MAX = __PROFIL_COUNTER_MAX - 1
+};
+
+/**
+ * enum profil_mode - %PROFIL_ATTR_MODE, what a full counter does
+ * @PROFIL_MODE_WRAP: it wraps to 0 (profil())
+ * @PROFIL_MODE_SATURATE: it stays at its maximum, and the tick is counted in
+ *	%PROFIL_STAT_SATURATED (sprofil())
+ */
+enum profil_mode {
+	PROFIL_MODE_WRAP,
+	PROFIL_MODE_SATURATE,
+
+	__PROFIL_MODE_MAX,
+	PROFIL_MODE_MAX = __PROFIL_MODE_MAX - 1
+};
 
 /**
  * enum profil_state - %PROFIL_ATTR_STATE
@@ -103,6 +148,14 @@ enum profil_stop_reason {
  * @PROFIL_ATTR_REASON: u32, &enum profil_stop_reason (kernel to user only).
  * @PROFIL_ATTR_FAULT_ADDR: u64, address of a failed write (kernel to user).
  * @PROFIL_ATTR_STATS: nest of &enum profil_stat (kernel to user only).
+ * @PROFIL_ATTR_REGION: nest of &enum profil_region_attr, one region of a
+ *	set; repeated, up to %PROFIL_REGIONS_MAX times, in place of BUF,
+ *	BUFSIZ, OFFSET and SCALE (sprofil()). Not one nest of nests: an
+ *	attribute's length is 16 bits, so a nest holds about 1365 regions.
+ * @PROFIL_ATTR_COUNTER: u32, &enum profil_counter; default u16.
+ * @PROFIL_ATTR_MODE: u32, &enum profil_mode; default wrap.
+ * @PROFIL_ATTR_NR_REGIONS: u32, regions in the set (kernel to user only);
+ *	PROFIL_CMD_GET_REGIONS lists them.
  */
 enum profil_attr {
 	PROFIL_ATTR_UNSPEC,
@@ -118,9 +171,35 @@ enum profil_attr {
 	PROFIL_ATTR_REASON,
 	PROFIL_ATTR_FAULT_ADDR,
 	PROFIL_ATTR_STATS,
+	PROFIL_ATTR_REGION,
+	PROFIL_ATTR_COUNTER,
+	PROFIL_ATTR_MODE,
+	PROFIL_ATTR_NR_REGIONS,
 
 	__PROFIL_ATTR_MAX,
 	PROFIL_ATTR_MAX = __PROFIL_ATTR_MAX - 1
+};
+
+/**
+ * enum profil_region_attr - one region of a set, as glibc's struct prof
+ * @PROFIL_REGION_PAD: padding for 64-bit attributes.
+ * @PROFIL_REGION_BUF: u64, user address of the counters (pr_base).
+ * @PROFIL_REGION_SIZE: u64, buffer size in bytes, not 0 (pr_size).
+ * @PROFIL_REGION_OFFSET: u64, lowest PC of the region (pr_off).
+ * @PROFIL_REGION_SCALE: u32, 16.16 fixed-point scale (pr_scale); a region
+ *	with a scale below 2 is ignored, and the region with offset 0 and
+ *	scale 2 is the overflow bin.
+ */
+enum profil_region_attr {
+	PROFIL_REGION_UNSPEC,
+	PROFIL_REGION_PAD,
+	PROFIL_REGION_BUF,
+	PROFIL_REGION_SIZE,
+	PROFIL_REGION_OFFSET,
+	PROFIL_REGION_SCALE,
+
+	__PROFIL_REGION_MAX,
+	PROFIL_REGION_MAX = __PROFIL_REGION_MAX - 1
 };
 
 /**
@@ -128,8 +207,8 @@ enum profil_attr {
  *
  * Every tick is accounted exactly once:
  * TICKS = IN_RANGE + OUT_OF_RANGE + SYSTEM_DROPPED + PENDING + DISCARDED
- *	   + FAULTED.
- * While no counter wraps, the buffer's sum equals IN_RANGE.
+ *	   + FAULTED + SATURATED.
+ * While no counter wraps, the buffers' sum equals IN_RANGE.
  *
  * @PROFIL_STAT_TICKS: sampling ticks taken while active.
  * @PROFIL_STAT_IN_RANGE: ticks added to a counter.
@@ -148,6 +227,11 @@ enum profil_attr {
  *	timer or scheduler tick: a starved virtual CPU, a long section with
  *	interrupts off). Not part of TICKS: TICKS + MISSED is the threads'
  *	CPU time while profiled, in periods.
+ * @PROFIL_STAT_OVERFLOW: ticks whose PC is in no region of the set, sent to
+ *	the overflow bin's counter (a subset of the other categories, as
+ *	SYSTEM_CHARGED).
+ * @PROFIL_STAT_SATURATED: ticks not added because their counter was at its
+ *	maximum (%PROFIL_MODE_SATURATE).
  */
 enum profil_stat {
 	PROFIL_STAT_UNSPEC,
@@ -162,6 +246,8 @@ enum profil_stat {
 	PROFIL_STAT_DISCARDED,
 	PROFIL_STAT_FAULTED,
 	PROFIL_STAT_MISSED,
+	PROFIL_STAT_OVERFLOW,
+	PROFIL_STAT_SATURATED,
 
 	__PROFIL_STAT_MAX,
 	PROFIL_STAT_MAX = __PROFIL_STAT_MAX - 1

@@ -141,6 +141,68 @@ BUILD(get_pid_init, mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, 1))
 BUILD(get_pid_thread, mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, c->tid))
 BUILD(nothing_to_add, )
 
+/* One good region of @size bytes at @buf, for the region rows. */
+static void put_region(struct nlmsghdr *nlh, uint64_t buf, uint64_t size,
+		       uint32_t scale)
+{
+	struct pnl_region r = { buf, size, 0x1000, scale };
+
+	pnl_put_regions(nlh, &r, 1);
+}
+
+BUILD(regions_and_buf, put_required(nlh, c); put_region(nlh, c->buf, 512, 2))
+BUILD(region_size_0, put_region(nlh, c->buf, 0, 0x10000))
+BUILD(region_u32_size_2, put_region(nlh, c->buf, 2, 0x10000);
+      mnl_attr_put_u32(nlh, PROFIL_ATTR_COUNTER, PROFIL_COUNTER_U32))
+BUILD(region_kernel_buf, put_region(nlh, 0xffffffff81000000ULL, 512, 2))
+BUILD(region_wraps, put_region(nlh, c->buf, ~0ULL - 1, 2))
+BUILD(region_without_scale,
+      {
+	      struct nlattr *n = mnl_attr_nest_start(nlh, PROFIL_ATTR_REGION);
+
+	      mnl_attr_put_u64(nlh, PROFIL_REGION_BUF, c->buf);
+	      mnl_attr_put_u64(nlh, PROFIL_REGION_SIZE, 512);
+	      mnl_attr_put_u64(nlh, PROFIL_REGION_OFFSET, 0);
+	      mnl_attr_nest_end(nlh, n);
+      })
+BUILD(region_unknown_attr, put_region(nlh, c->buf, 512, 2);
+      {
+	      struct nlattr *n = mnl_attr_nest_start(nlh, PROFIL_ATTR_REGION);
+
+	      mnl_attr_put_u32(nlh, 9, 0);
+	      mnl_attr_nest_end(nlh, n);
+      })
+BUILD(region_not_nested, mnl_attr_put_u64(nlh, PROFIL_ATTR_REGION, c->buf))
+BUILD(region_pad, put_region(nlh, c->buf, 512, 2);
+      {
+	      struct nlattr *n = mnl_attr_nest_start(nlh, PROFIL_ATTR_REGION);
+
+	      mnl_attr_put_u64(nlh, PROFIL_REGION_BUF, c->buf);
+	      mnl_attr_put_u64(nlh, PROFIL_REGION_SIZE, 512);
+	      mnl_attr_put_u64(nlh, PROFIL_REGION_OFFSET, 0);
+	      mnl_attr_put_u32(nlh, PROFIL_REGION_SCALE, 2);
+	      mnl_attr_put_u32(nlh, PROFIL_REGION_PAD, 0);
+	      mnl_attr_nest_end(nlh, n);
+      })
+BUILD(too_many_regions,
+      {
+	      unsigned int i;
+
+	      for (i = 0; i <= PROFIL_REGIONS_MAX; i++)
+		      put_region(nlh, c->buf, 2, 0x10000);
+      })
+BUILD(counter_2, put_required(nlh, c);
+      mnl_attr_put_u32(nlh, PROFIL_ATTR_COUNTER, PROFIL_COUNTER_MAX + 1))
+BUILD(mode_2, put_required(nlh, c);
+      mnl_attr_put_u32(nlh, PROFIL_ATTR_MODE, PROFIL_MODE_MAX + 1))
+BUILD(nr_regions_attr, put_required(nlh, c);
+      mnl_attr_put_u32(nlh, PROFIL_ATTR_NR_REGIONS, 1))
+BUILD(add_region, put_region(nlh, c->buf, 512, 2))
+BUILD(add_with_buf, put_region(nlh, c->buf, 512, 2);
+      mnl_attr_put_u64(nlh, PROFIL_ATTR_BUF, c->buf))
+BUILD(add_pid_init, put_region(nlh, c->buf, 512, 2);
+      mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, 1))
+
 FIXTURE(bad) {
 	struct pnl nl;
 	struct ctx c;
@@ -172,6 +234,8 @@ FIXTURE_VARIANT(bad) {
 #define START(f)	.cmd = PROFIL_CMD_START, .build = build_##f
 #define STOP(f)		.cmd = PROFIL_CMD_STOP, .build = build_##f
 #define GET(f)		.cmd = PROFIL_CMD_GET, .build = build_##f
+#define ADD(f)		.cmd = PROFIL_CMD_ADD_REGIONS, .build = build_##f
+#define REGIONS(f)	.cmd = PROFIL_CMD_GET_REGIONS, .build = build_##f
 #define EINVAL_POLICY	.err = -EINVAL, .extack = "Attribute failed policy validation"
 
 ROW(start_without_buf, START(no_buf), .err = -EINVAL,
@@ -249,6 +313,40 @@ ROW(get_other_users_process, GET(get_pid_init), .err = -EPERM,
     .extack = "no permission to profile this process", .nobody = true);
 ROW(get_pid_of_a_thread, GET(get_pid_thread), .err = -ESRCH,
     .extack = "no such process");
+ROW(start_regions_and_buf, START(regions_and_buf), .err = -EINVAL,
+    .extack = "regions exclude BUF/BUFSIZ/OFFSET/SCALE");
+ROW(start_region_size_0, START(region_size_0), .err = -EINVAL,
+    .extack = "region smaller than one counter");
+ROW(start_region_u32_size_2, START(region_u32_size_2), .err = -EINVAL,
+    .extack = "region smaller than one counter");
+ROW(start_region_kernel_buffer, START(region_kernel_buf), .err = -EFAULT,
+    .extack = "region buffer is not in user space", .nobody = true);
+ROW(start_region_buffer_wraps, START(region_wraps), .err = -EFAULT,
+    .extack = "region buffer is not in user space");
+ROW(start_region_without_scale, START(region_without_scale), .err = -EINVAL,
+    .extack = "a region needs BUF, SIZE, OFFSET, SCALE");
+ROW(start_region_unknown_attribute, START(region_unknown_attr),
+    .err = -EINVAL, .extack = "Unknown attribute type");
+ROW(start_region_not_nested, START(region_not_nested), .err = -EINVAL,
+    .extack = "NLA_F_NESTED is missing");
+ROW(start_region_pad_attribute, START(region_pad), EINVAL_POLICY);
+ROW(start_too_many_regions, START(too_many_regions), .err = -E2BIG,
+    .extack = "too many regions in the set");
+ROW(start_counter_above_max, START(counter_2), .err = -ERANGE,
+    .extack = "integer out of range");
+ROW(start_mode_above_max, START(mode_2), .err = -ERANGE,
+    .extack = "integer out of range");
+ROW(start_nr_regions_attribute, START(nr_regions_attr), EINVAL_POLICY);
+ROW(add_regions_not_profiled, ADD(add_region), .err = -ENOENT,
+    .extack = "process is not profiled");
+ROW(add_regions_with_buf, ADD(add_with_buf), .err = -EINVAL,
+    .extack = "Unsupported attribute");
+ROW(add_regions_other_users_process, ADD(add_pid_init), .err = -EPERM,
+    .extack = "no permission to profile this process", .nobody = true);
+ROW(get_regions_not_dump, REGIONS(nothing_to_add), .err = -EOPNOTSUPP,
+    .extack = "");
+ROW(get_regions_not_profiled, REGIONS(nothing_to_add), .flags = NLM_F_DUMP,
+    .err = -ENOENT, .extack = "process is not profiled");
 ROW(stopped_sent_as_request, .cmd = PROFIL_CMD_STOPPED,
     .build = build_nothing_to_add, .err = -EOPNOTSUPP, .extack = "");
 ROW(unknown_command, .cmd = 99, .build = build_nothing_to_add,
@@ -325,7 +423,8 @@ FIXTURE_TEARDOWN(bad)
 
 TEST_F(bad, answer)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	/* Room for a set one region too large. */
+	static char buf[PNL_REGIONS_BUF(PROFIL_REGIONS_MAX + 1)];
 	struct pnl_reply r = { .nl = &self->nl };
 	struct pnl_status st;
 	struct nlmsghdr *nlh;

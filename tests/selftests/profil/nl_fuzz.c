@@ -72,10 +72,10 @@ struct expect {
 	unsigned int cls;	/* its index, for the summary */
 };
 
-#define NCLS	7	/* the generators and the corpus */
+#define NCLS	8	/* the generators and the corpus */
 static const char *const cls_name[NCLS] = {
 	"valid", "attributes", "command", "duplicates", "nested", "header",
-	"corpus",
+	"regions", "corpus",
 };
 
 struct fuzz {
@@ -331,7 +331,7 @@ static void gen_valid(struct fuzz *f, struct msg *m, struct expect *x)
 			rate = PROFIL_RATE_MIN + below(PROFIL_RATE_MAX -
 						      PROFIL_RATE_MIN + 1);
 		if (fault == 2)
-			fl = (uint32_t)rnd() | 2;
+			fl = (uint32_t)rnd() | (PROFIL_F_ALL + 1);
 		else if (chance(30))
 			fl = PROFIL_F_SYSTEM_TICKS;
 		if (missing != 1)
@@ -404,6 +404,12 @@ static void gen_cmd(struct fuzz *f, struct msg *m, struct expect *x)
 		x->reply_on_error = false;
 		x->dump = cmd == PROFIL_CMD_GET && (flags & NLM_F_DUMP);
 		x->get_reply = cmd == PROFIL_CMD_GET && !x->dump;
+	} else if (cmd == PROFIL_CMD_ADD_REGIONS) {
+		/* No region: refused, whether or not a session exists. */
+		x->errs = E(EINVAL) | E(ENOENT);
+	} else if (cmd == PROFIL_CMD_GET_REGIONS) {
+		x->dump = flags & NLM_F_DUMP;
+		x->errs = x->dump ? E(0) | E(ENOENT) : E(EOPNOTSUPP);
 	} else {
 		x->errs = E(EOPNOTSUPP);
 	}
@@ -530,7 +536,7 @@ static void gen_nested(struct fuzz *f, struct msg *m, struct expect *x)
 {
 	static const uint16_t ko[] = { PROFIL_ATTR_STATE, PROFIL_ATTR_REASON,
 				       PROFIL_ATTR_FAULT_ADDR, PROFIL_ATTR_STATS,
-				       PROFIL_ATTR_PAD };
+				       PROFIL_ATTR_PAD, PROFIL_ATTR_NR_REGIONS };
 	int cmd = 1 + below(3);
 	uint16_t type = ko[below(sizeof(ko) / sizeof(ko[0]))];
 	uint8_t nest[64];
@@ -637,6 +643,83 @@ static void gen_header(struct fuzz *f, struct msg *m, struct expect *x)
 		x->get_reply = m->b[NLMSG_HDRLEN] == PROFIL_CMD_GET;
 }
 
+/*
+ * Region sets: START or ADD_REGIONS with 1 to 16 PROFIL_ATTR_REGION nests
+ * inside the arena (counters of either width stay inside it), random
+ * scales and offsets (overflow bins included), counter widths and modes,
+ * with at most one fault; or a GET_REGIONS dump.
+ */
+static void gen_regions(struct fuzz *f, struct msg *m, struct expect *x)
+{
+	int kind = below(3), n = 1 + below(16), fault = below(8), i;
+	uint8_t cmd = kind == 0 ? PROFIL_CMD_START :
+		      kind == 1 ? PROFIL_CMD_ADD_REGIONS :
+				  PROFIL_CMD_GET_REGIONS;
+	uint64_t a = (uintptr_t)f->arena;
+	uint32_t pid = chance(70) ? f->self : f->victim[below(2)];
+	int err = 0;
+
+	x->what = "regions";
+	x->reply = true;
+	if (cmd == PROFIL_CMD_GET_REGIONS) {
+		msg_init(m, f->family, NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP,
+			 cmd, PROFIL_GENL_VERSION);
+		if (chance(70))
+			msg_u32(m, PROFIL_ATTR_PID, pid);
+		x->dump = true;
+		x->errs = E(0) | E(ENOENT);
+		return;
+	}
+	msg_init(m, f->family, NLM_F_REQUEST | NLM_F_ACK, cmd,
+		 PROFIL_GENL_VERSION);
+	for (i = 0; i < n; i++) {
+		struct nlattr *nest;
+		uint64_t buf = a + below(ARENA_PTR_MAX);
+		uint64_t size = 4 + below(ARENA_SIZ_MAX - 3);
+		bool ovf = chance(10);
+
+		if (fault == 1 && !i) {
+			size = below(2);
+			err = EINVAL;
+		}
+		if (fault == 2 && i == n - 1) {
+			buf = 0xffffffff81000000ULL + below(1 << 20);
+			err = err ?: EFAULT;
+		}
+		nest = msg_attr(m, PROFIL_ATTR_REGION | NLA_F_NESTED, 0, NULL);
+		if (!nest)
+			break;
+		nest = (struct nlattr *)((uint8_t *)nest - NLA_HDRLEN);
+		msg_u64(m, PROFIL_REGION_BUF, buf);
+		msg_u64(m, PROFIL_REGION_SIZE, size);
+		if (fault == 0 && i == n - 1)
+			err = err ?: EINVAL;	/* no OFFSET */
+		else
+			msg_u64(m, PROFIL_REGION_OFFSET,
+				ovf ? 0 : pick_offset(f));
+		msg_u32(m, PROFIL_REGION_SCALE, ovf ? 2 : pick_scale());
+		nest->nla_len = (uint8_t *)m->b + m->len - (uint8_t *)nest;
+	}
+	if (cmd == PROFIL_CMD_START) {
+		if (chance(50))
+			msg_u32(m, PROFIL_ATTR_COUNTER, below(2));
+		if (chance(50))
+			msg_u32(m, PROFIL_ATTR_MODE, below(2));
+		if (chance(50))
+			msg_u32(m, PROFIL_ATTR_RATE, chance(50) ? 100 : 1000);
+		if (fault == 3) {
+			msg_u64(m, PROFIL_ATTR_BUF, a);
+			err = EINVAL;
+		}
+	}
+	if (chance(70))
+		msg_u32(m, PROFIL_ATTR_PID, pid);
+	x->errs = E(err);
+	/* ADD_REGIONS needs an active session started with regions. */
+	if (cmd == PROFIL_CMD_ADD_REGIONS)
+		x->errs |= E(ENOENT) | E(EINVAL) | E(E2BIG);
+}
+
 typedef void (*gen_t)(struct fuzz *, struct msg *, struct expect *);
 
 static const struct {
@@ -644,9 +727,10 @@ static const struct {
 	unsigned int weight;
 	bool finished;	/* sets nlmsg_len itself */
 } gens[] = {
-	{ gen_valid, 30, false }, { gen_soup, 30, false },
+	{ gen_valid, 25, false }, { gen_soup, 25, false },
 	{ gen_cmd, 10, false }, { gen_dup, 5, false },
 	{ gen_nested, 10, false }, { gen_header, 15, true },
+	{ gen_regions, 10, false },
 };
 
 static void generate(struct fuzz *f, struct msg *m, struct expect *x)
@@ -761,7 +845,7 @@ static int check_error(struct fuzz *f, const struct nlmsghdr *nlh,
 }
 
 struct seen {
-	int errors, err, data, done, stray;
+	int errors, err, data, done, done_err, stray;
 	bool extack, bad_data;
 	const char *why;
 };
@@ -830,9 +914,9 @@ static int collect(struct fuzz *f, uint32_t seq, uint32_t sentinel,
 					return 0;
 			} else if (nlh->nlmsg_type == NLMSG_DONE) {
 				s->done++;
-				if (nlh->nlmsg_len >= NLMSG_LENGTH(4) &&
-				    *(int *)NLMSG_DATA(nlh))
-					s->bad_data = true;
+				/* A dump's error: checked against the expected. */
+				if (nlh->nlmsg_len >= NLMSG_LENGTH(4))
+					s->done_err = -*(int *)NLMSG_DATA(nlh);
 				if (!sentinel)
 					return 0;
 			} else if (nlh->nlmsg_type == f->family) {
@@ -840,11 +924,13 @@ static int collect(struct fuzz *f, uint32_t seq, uint32_t sentinel,
 				struct genlmsghdr *g = NLMSG_DATA(nlh);
 
 				s->data++;
-				if (g->cmd != PROFIL_CMD_GET)
+				if (g->cmd != PROFIL_CMD_GET &&
+				    g->cmd != PROFIL_CMD_GET_REGIONS)
 					s->bad_data = true;
 				mnl_attr_parse(nlh, GENL_HDRLEN,
 					       status_attr_cb, &st);
-				if (!status_sane(&st) || !st.pid)
+				if (!st.pid || (g->cmd == PROFIL_CMD_GET &&
+						!status_sane(&st)))
 					s->bad_data = true;
 			} else {
 				s->stray++;
@@ -905,7 +991,9 @@ static void exchange(struct fuzz *f, struct msg *m, const struct expect *x)
 		return;
 	}
 	if (!s.errors) {
-		if (x->dump && s.done == 1 && !s.bad_data) {
+		if (x->dump && s.done == 1 && !s.bad_data &&
+		    s.done_err >= 0 && s.done_err < 256 &&
+		    (x->errs & E(s.done_err))) {
 			f->dumps++;
 			f->dump_msgs += s.data;
 			f->errno_count[0]++;

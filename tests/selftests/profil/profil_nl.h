@@ -36,17 +36,29 @@ struct pnl_start {
 
 struct pnl_status {
 	uint32_t pid, scale, rate, flags, state, reason;
+	uint32_t counter, mode, nr_regions;
 	uint64_t buf, bufsiz, offset, fault_addr;
 	uint64_t stats[PROFIL_STAT_MAX + 1];
 };
 
 typedef void (*pnl_dump_cb)(const struct pnl_status *st, void *data);
 
+/* One region of a set, as glibc's struct prof. */
+struct pnl_region {
+	uint64_t buf, size, offset;
+	uint32_t scale;
+};
+
+typedef void (*pnl_region_cb)(const struct pnl_region *r, void *data);
+
 struct pnl_reply {
 	struct pnl *nl;
 	struct pnl_status *status;
 	pnl_dump_cb dump_cb;
+	pnl_region_cb region_cb;
 	void *dump_data;
+	unsigned int msgs;	/* data messages received */
+	bool intr;		/* one of them had NLM_F_DUMP_INTR */
 	int grp_id;
 	const char *grp_name;
 	uint16_t family;
@@ -83,16 +95,43 @@ static inline int pnl_attr_cb(const struct nlattr *attr, void *data)
 	case PROFIL_ATTR_STATS:
 		mnl_attr_parse_nested(attr, pnl_stats_cb, st);
 		break;
+	case PROFIL_ATTR_COUNTER: st->counter = mnl_attr_get_u32(attr); break;
+	case PROFIL_ATTR_MODE: st->mode = mnl_attr_get_u32(attr); break;
+	case PROFIL_ATTR_NR_REGIONS:
+		st->nr_regions = mnl_attr_get_u32(attr);
+		break;
 	}
 	return MNL_CB_OK;
 }
+
+static inline int pnl_region_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct pnl_region *reg = data;
+
+	switch (mnl_attr_get_type(attr)) {
+	case PROFIL_REGION_BUF: reg->buf = mnl_attr_get_u64(attr); break;
+	case PROFIL_REGION_SIZE: reg->size = mnl_attr_get_u64(attr); break;
+	case PROFIL_REGION_OFFSET: reg->offset = mnl_attr_get_u64(attr); break;
+	case PROFIL_REGION_SCALE: reg->scale = mnl_attr_get_u32(attr); break;
+	}
+	return MNL_CB_OK;
+}
+
+struct pnl_reply;
+static inline int pnl_region_list_cb(const struct nlattr *attr, void *data);
 
 static inline int pnl_data_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct pnl_reply *r = data;
 	struct pnl_status st;
 
-	if (r->dump_cb) {
+	r->msgs++;
+	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+		r->intr = true;
+	if (r->region_cb) {
+		mnl_attr_parse(nlh, sizeof(struct genlmsghdr), pnl_region_list_cb,
+			       r);
+	} else if (r->dump_cb) {
 		memset(&st, 0, sizeof(st));
 		mnl_attr_parse(nlh, sizeof(struct genlmsghdr), pnl_attr_cb,
 			       &st);
@@ -179,10 +218,22 @@ static inline int pnl_err_cb(const struct nlmsghdr *nlh, void *data)
  */
 static inline int pnl_done_cb(const struct nlmsghdr *nlh, void *data)
 {
+	struct pnl_reply *r = data;
+	const struct nlattr *attr;
 	int err = 0;
 
 	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(err))
 		memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
+	/* A dump's error carries its extack after the errno. */
+	if (r && r->nl && (nlh->nlmsg_flags & NLM_F_ACK_TLVS)) {
+		mnl_attr_for_each(attr, nlh, sizeof(err)) {
+			if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG)
+				snprintf(r->nl->extack, sizeof(r->nl->extack),
+					 "%s", mnl_attr_get_str(attr));
+		}
+	}
+	if (r && (nlh->nlmsg_flags & NLM_F_DUMP_INTR))
+		r->intr = true;
 	if (err < 0) {
 		errno = -err;
 		return MNL_CB_ERROR;
@@ -335,6 +386,117 @@ static inline int pnl_dump(struct pnl *nl, pnl_dump_cb cb, void *data)
 	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_GET, PROFIL_GENL_VERSION);
 	nlh->nlmsg_flags |= NLM_F_DUMP;
 	return pnl_talk(nl, nlh, pnl_data_cb, &r);
+}
+
+/* The PROFIL_ATTR_REGION nests of @n regions. */
+static inline void pnl_put_regions(struct nlmsghdr *nlh,
+				   const struct pnl_region *reg, unsigned int n)
+{
+	struct nlattr *nest;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		nest = mnl_attr_nest_start(nlh, PROFIL_ATTR_REGION);
+		mnl_attr_put_u64(nlh, PROFIL_REGION_BUF, reg[i].buf);
+		mnl_attr_put_u64(nlh, PROFIL_REGION_SIZE, reg[i].size);
+		mnl_attr_put_u64(nlh, PROFIL_REGION_OFFSET, reg[i].offset);
+		mnl_attr_put_u32(nlh, PROFIL_REGION_SCALE, reg[i].scale);
+		mnl_attr_nest_end(nlh, nest);
+	}
+}
+
+/* Room for a request with @n regions. */
+#define PNL_REGIONS_BUF(n)	(1024 + (size_t)(n) * 64)
+
+/* A region set: START with @n regions, counter width and mode. */
+struct pnl_set {
+	const struct pnl_region *reg;
+	unsigned int n;
+	uint32_t counter, mode, rate, flags, pid;
+};
+
+static inline int pnl_start_set(struct pnl *nl, const struct pnl_set *set)
+{
+	struct pnl_reply r = { .nl = nl };
+	struct nlmsghdr *nlh;
+	char *buf = malloc(PNL_REGIONS_BUF(set->n));
+	int err;
+
+	if (!buf)
+		return -ENOMEM;
+	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_START, PROFIL_GENL_VERSION);
+	pnl_put_regions(nlh, set->reg, set->n);
+	mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE,
+			 set->rate ? set->rate : PROFIL_RATE_DEFAULT);
+	if (set->counter)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_COUNTER, set->counter);
+	if (set->mode)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_MODE, set->mode);
+	if (set->flags)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_FLAGS, set->flags);
+	if (set->pid)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, set->pid);
+	err = pnl_talk(nl, nlh, NULL, &r);
+	free(buf);
+	return err;
+}
+
+static inline int pnl_add_regions(struct pnl *nl, uint32_t pid,
+				  const struct pnl_region *reg, unsigned int n)
+{
+	struct pnl_reply r = { .nl = nl };
+	struct nlmsghdr *nlh;
+	char *buf = malloc(PNL_REGIONS_BUF(n));
+	int err;
+
+	if (!buf)
+		return -ENOMEM;
+	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_ADD_REGIONS,
+		      PROFIL_GENL_VERSION);
+	pnl_put_regions(nlh, reg, n);
+	if (pid)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, pid);
+	err = pnl_talk(nl, nlh, NULL, &r);
+	free(buf);
+	return err;
+}
+
+/*
+ * The regions of a process's set, one @cb each, in order. @msgs: how many
+ * messages they came in; @intr: whether the set changed during the dump.
+ */
+static inline int pnl_get_regions(struct pnl *nl, uint32_t pid,
+				  pnl_region_cb cb, void *data,
+				  unsigned int *msgs, bool *intr)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct pnl_reply r = { .nl = nl, .region_cb = cb, .dump_data = data };
+	struct nlmsghdr *nlh;
+	int err;
+
+	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_GET_REGIONS,
+		      PROFIL_GENL_VERSION);
+	nlh->nlmsg_flags |= NLM_F_DUMP;
+	if (pid)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, pid);
+	err = pnl_talk(nl, nlh, pnl_data_cb, &r);
+	if (msgs)
+		*msgs = r.msgs;
+	if (intr)
+		*intr = r.intr;
+	return err;
+}
+
+static inline int pnl_region_list_cb(const struct nlattr *attr, void *data)
+{
+	struct pnl_reply *r = data;
+	struct pnl_region reg = { 0 };
+
+	if (mnl_attr_get_type(attr) == PROFIL_ATTR_REGION) {
+		mnl_attr_parse_nested(attr, pnl_region_attr_cb, &reg);
+		r->region_cb(&reg, r->dump_data);
+	}
+	return MNL_CB_OK;
 }
 
 #endif /* PROFIL_SELFTEST_NL_H */

@@ -43,7 +43,8 @@ static inline uint64_t pnl_accounted(const struct pnl_status *st)
 	       st->stats[PROFIL_STAT_SYSTEM_DROPPED] +
 	       st->stats[PROFIL_STAT_PENDING] +
 	       st->stats[PROFIL_STAT_DISCARDED] +
-	       st->stats[PROFIL_STAT_FAULTED];
+	       st->stats[PROFIL_STAT_FAULTED] +
+	       st->stats[PROFIL_STAT_SATURATED];
 }
 
 /*
