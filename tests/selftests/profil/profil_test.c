@@ -265,16 +265,19 @@ TEST_F(profil, index_formula)
 	}
 	ASSERT_EQ(0, pnl_start(&self->nl, &req)) TH_LOG("%s", self->nl.extack);
 	/*
-	 * Enough ticks to mean something, counted by the kernel rather than
-	 * expected from the CPU time: a starved vCPU's late timer takes
-	 * fewer. One run of the loop, 3 s of CPU at most.
+	 * Enough ticks in the buffer to mean something, counted by the
+	 * kernel rather than expected from the CPU time: a starved vCPU's
+	 * late timer takes fewer. The buffer covers the loop alone, so
+	 * IN_RANGE counts the loop thread's ticks only (the main thread's,
+	 * long GETs on a KASAN kernel, fall outside). One run of the loop,
+	 * 10 s of CPU at most.
 	 */
 	profil_loop_stop = 0;
 	ASSERT_EQ(0, pthread_create(&loop, NULL, loop_thread, NULL));
-	for (start = process_cpu(); process_cpu() - start < 3.0;) {
-		usleep(10000);
+	for (start = process_cpu(); process_cpu() - start < 10.0;) {
+		usleep(50000);
 		ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
-		if (st.stats[PROFIL_STAT_TICKS] >= 100)
+		if (st.stats[PROFIL_STAT_IN_RANGE] >= 100)
 			break;
 	}
 	profil_loop_stop = 1;
@@ -290,13 +293,17 @@ TEST_F(profil, index_formula)
 		}
 	}
 	sum = buf_sum(buf, 64);
-	EXPECT_LE(sum - in_loop, 1) TH_LOG("the ret runs once");
+	/*
+	 * The ret runs once, but TCG takes interrupts at block boundaries:
+	 * a tick whose handler outlasts the next period (KASAN, a starved
+	 * vCPU) returns to the ret and takes the next one there before it
+	 * runs. A few, not a share of the loop's.
+	 */
+	EXPECT_LE(sum - in_loop, 3) TH_LOG("the ret runs once");
 	EXPECT_EQ(sum, st.stats[PROFIL_STAT_IN_RANGE]);
-	/* At least 100 ticks, nearly all the loop thread's. */
-	EXPECT_GE(st.stats[PROFIL_STAT_TICKS], 100);
-	EXPECT_GE(in_loop, st.stats[PROFIL_STAT_TICKS] / 2)
-		TH_LOG("only %lu of %llu ticks in the loop", in_loop,
-		       (unsigned long long)st.stats[PROFIL_STAT_TICKS]);
+	/* At least 100 ticks of the loop, all but the ret's on cmp or jmp. */
+	EXPECT_GE(in_loop + 1, 100)
+		TH_LOG("only %lu ticks in the loop", in_loop);
 	EXPECT_EQ(st.stats[PROFIL_STAT_TICKS], pnl_accounted(&st));
 }
 
