@@ -62,6 +62,25 @@ int pf_nl_talk(struct pf_nl *nl, struct nlmsghdr *nlh, pf_nl_cb cb,
 int pf_nl_parse_status(const struct nlmsghdr *nlh, struct profil_status *st,
 		       uint64_t *stats, size_t n);
 
+/* Room for the netlink and generic netlink headers of a request. */
+#define PF_NL_HDRS_LEN (MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct genlmsghdr)))
+
+/* Starts a request for @cmd in @buf, of pf_regions_msg_len() bytes or more. */
+struct nlmsghdr *pf_nl_request_in(struct pf_nl *nl, void *buf, uint8_t cmd,
+				  uint16_t flags);
+
+/* regions.c: a region set's netlink form. */
+struct profil_regions;
+/* The bytes a request carrying @r (and a few u32 attributes) needs. */
+size_t pf_regions_msg_len(const struct profil_regions *r);
+/* One PROFIL_ATTR_REGION nest per region of @r. */
+void pf_regions_put(struct nlmsghdr *nlh, const struct profil_regions *r);
+/* Appends the regions of a GET_REGIONS message; -1 and errno set. */
+int pf_regions_parse(const struct nlmsghdr *nlh, struct profil_regions *r);
+/* Takes COUNTER and MODE from a GET reply; -1 and errno set. */
+int pf_regions_parse_rules(const struct nlmsghdr *nlh,
+			   struct profil_regions *r);
+
 /* Builds the attributes of a START request from @p. */
 void pf_nl_put_params(struct nlmsghdr *nlh, const struct profil_params *p);
 

@@ -145,11 +145,11 @@ static int pf_nl_data_cb(const struct nlmsghdr *nlh, void *data)
 	return t->cb(nlh, t->data);
 }
 
-static struct nlmsghdr *pf_nl_put_hdr(struct pf_nl *nl, uint16_t type,
-				      uint8_t cmd, uint8_t version,
-				      uint16_t flags)
+static struct nlmsghdr *pf_nl_put_hdr(struct pf_nl *nl, void *buf,
+				      uint16_t type, uint8_t cmd,
+				      uint8_t version, uint16_t flags)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->buf);
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct genlmsghdr *genl;
 
 	nlh->nlmsg_type = type;
@@ -163,7 +163,15 @@ static struct nlmsghdr *pf_nl_put_hdr(struct pf_nl *nl, uint16_t type,
 
 struct nlmsghdr *pf_nl_request(struct pf_nl *nl, uint8_t cmd, uint16_t flags)
 {
-	return pf_nl_put_hdr(nl, nl->family, cmd, PROFIL_GENL_VERSION, flags);
+	return pf_nl_put_hdr(nl, nl->buf, nl->family, cmd, PROFIL_GENL_VERSION,
+			     flags);
+}
+
+struct nlmsghdr *pf_nl_request_in(struct pf_nl *nl, void *buf, uint8_t cmd,
+				  uint16_t flags)
+{
+	return pf_nl_put_hdr(nl, buf, nl->family, cmd, PROFIL_GENL_VERSION,
+			     flags);
 }
 
 /*
@@ -320,7 +328,7 @@ int pf_nl_resolve(struct pf_nl *nl)
 
 	nl->family = 0;
 	nl->mcgrp_events = 0;
-	nlh = pf_nl_put_hdr(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1,
+	nlh = pf_nl_put_hdr(nl, nl->buf, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1,
 			    NLM_F_ACK);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, PROFIL_GENL_NAME);
 	if (pf_nl_talk(nl, nlh, pf_family_cb, nl) < 0)

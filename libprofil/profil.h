@@ -275,6 +275,105 @@ struct profil_gmon_hist {
  */
 int profil_gmon_write(FILE *f, const struct profil_gmon_hist *h);
 
+/*
+ * Region sets (sprofil()), since PROFIL_1.1.
+ *
+ * A set is an opaque object built with profil_regions_add() and read back
+ * with the getters, so that new per-region fields never change a struct
+ * a program was compiled with (libnftnl's model). Its counter width and
+ * counting mode apply to every region: enum profil_counter and enum
+ * profil_mode of <linux/profil.h>. Documentation/kmod/regions.rst has the
+ * kernel's rules: where regions overlap the higher offset wins, a scale
+ * below 2 is ignored, offset 0 with scale 2 is the overflow bin.
+ */
+
+/** struct profil_regions - opaque: a region set and its counting rules. */
+struct profil_regions;
+
+/**
+ * profil_regions_alloc() - an empty set: u16 counters, wrap mode
+ * Return: the set, or NULL with errno ENOMEM.
+ */
+struct profil_regions *profil_regions_alloc(void);
+
+/** profil_regions_free() - free @r; NULL is a no-op. */
+void profil_regions_free(struct profil_regions *r);
+
+/**
+ * profil_regions_add() - append one region (glibc's struct prof)
+ * @buf: address of its counters in the target's address space (pr_base)
+ * @size: their size in bytes, not 0 (pr_size)
+ * @offset: the lowest PC of the region (pr_off)
+ * @scale: 16.16 fixed-point scale (pr_scale)
+ *
+ * Return: 0, or -1 with errno: EINVAL (NULL @r, @size 0), E2BIG (the set
+ * holds PROFIL_REGIONS_MAX regions already), ENOMEM.
+ */
+int profil_regions_add(struct profil_regions *r, uint64_t buf, uint64_t size,
+		       uint64_t offset, uint32_t scale);
+
+/** profil_regions_count() - the number of regions in @r (0 for NULL). */
+size_t profil_regions_count(const struct profil_regions *r);
+
+/**
+ * profil_regions_get() - region @i of @r, in the order added; any of the
+ * out pointers may be NULL
+ * Return: 0, or -1 with errno EINVAL (NULL @r) or ERANGE (no region @i).
+ */
+int profil_regions_get(const struct profil_regions *r, size_t i,
+		       uint64_t *buf, uint64_t *size, uint64_t *offset,
+		       uint32_t *scale);
+
+/**
+ * profil_regions_set_counter(), profil_regions_set_mode() - the counter
+ * width (PROFIL_COUNTER_*) and what a full counter does (PROFIL_MODE_*)
+ * Return: 0, or -1 with errno EINVAL (NULL @r, a value out of range).
+ */
+int profil_regions_set_counter(struct profil_regions *r, uint32_t counter);
+int profil_regions_set_mode(struct profil_regions *r, uint32_t mode);
+
+/** profil_regions_counter(), profil_regions_mode() - the set's values. */
+uint32_t profil_regions_counter(const struct profil_regions *r);
+uint32_t profil_regions_mode(const struct profil_regions *r);
+
+/**
+ * profil_session_start_regions() - start or replace profiling of @pid
+ * (0: the caller) with the set @r, in one request
+ * @rate: as struct profil_params's; 0 for the kernel's default
+ * @flags: PROFIL_F_*
+ *
+ * Sets of any size up to PROFIL_REGIONS_MAX go in one message, so the
+ * kernel replaces the old set with the whole new one at once.
+ *
+ * Return: 0, or -1 with errno as profil_session_start() (EINVAL: an
+ * empty or NULL set), profil_strerror() giving the kernel's reason.
+ */
+int profil_session_start_regions(struct profil_handle *h, pid_t pid,
+				 const struct profil_regions *r, uint32_t rate,
+				 uint32_t flags);
+
+/**
+ * profil_session_add_regions() - extend the running set of @pid with the
+ * regions of @r (its counter and mode are the running set's), atomically:
+ * every tick lands in the old set or in the extended one. For dlopen().
+ *
+ * Return: 0, or -1 with errno: ENOENT (no active session), EINVAL (the
+ * session was started without regions, or the set would pass
+ * PROFIL_REGIONS_MAX), and profil_session_start()'s.
+ */
+int profil_session_add_regions(struct profil_handle *h, pid_t pid,
+			       const struct profil_regions *r);
+
+/**
+ * profil_session_get_regions() - append the regions of @pid's set to @r,
+ * in the order they were given, and take its counter and mode
+ *
+ * Return: 0, or -1 with errno as profil_session_get(), E2BIG (more than
+ * @r can hold), ENOMEM.
+ */
+int profil_session_get_regions(struct profil_handle *h, pid_t pid,
+			       struct profil_regions *r);
+
 /**
  * profil_strerror() - why the last failed libprofil call of this thread
  * failed: the kernel's extended ack message if it sent one, else

@@ -305,3 +305,102 @@ PROFIL_EXPORT int profil_event_read(struct profil_handle *h,
 	}
 	return 0;
 }
+
+/* A request carrying @r, in a buffer of its own size: free() it after. */
+static struct nlmsghdr *pf_regions_request(struct profil_handle *h,
+					   uint8_t cmd, pid_t pid,
+					   const struct profil_regions *r)
+{
+	struct nlmsghdr *nlh;
+	void *buf;
+
+	if (!profil_regions_count(r)) {
+		pf_err_set(EINVAL, "the set has no region");
+		return NULL;
+	}
+	buf = calloc(1, pf_regions_msg_len(r) + 64);
+	if (!buf) {
+		pf_err_set(ENOMEM, NULL);
+		return NULL;
+	}
+	nlh = pf_nl_request_in(&h->nl, buf, cmd, NLM_F_ACK);
+	if (pid)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, (uint32_t)pid);
+	pf_regions_put(nlh, r);
+	return nlh;
+}
+
+PROFIL_EXPORT int profil_session_start_regions(struct profil_handle *h,
+					       pid_t pid,
+					       const struct profil_regions *r,
+					       uint32_t rate, uint32_t flags)
+{
+	struct nlmsghdr *nlh;
+	int ret;
+
+	if (pf_check_handle(h) < 0)
+		return -1;
+	nlh = pf_regions_request(h, PROFIL_CMD_START, pid, r);
+	if (!nlh)
+		return -1;
+	mnl_attr_put_u32(nlh, PROFIL_ATTR_COUNTER, profil_regions_counter(r));
+	mnl_attr_put_u32(nlh, PROFIL_ATTR_MODE, profil_regions_mode(r));
+	if (rate)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, rate);
+	if (flags)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_FLAGS, flags);
+	ret = pf_nl_talk(&h->nl, nlh, NULL, NULL);
+	free(nlh);
+	return ret;
+}
+
+PROFIL_EXPORT int profil_session_add_regions(struct profil_handle *h,
+					     pid_t pid,
+					     const struct profil_regions *r)
+{
+	struct nlmsghdr *nlh;
+	int ret;
+
+	if (pf_check_handle(h) < 0)
+		return -1;
+	nlh = pf_regions_request(h, PROFIL_CMD_ADD_REGIONS, pid, r);
+	if (!nlh)
+		return -1;
+	ret = pf_nl_talk(&h->nl, nlh, NULL, NULL);
+	free(nlh);
+	return ret;
+}
+
+static int pf_regions_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return pf_regions_parse(nlh, data) < 0 ? MNL_CB_ERROR : MNL_CB_OK;
+}
+
+static int pf_rules_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return pf_regions_parse_rules(nlh, data) < 0 ? MNL_CB_ERROR :
+						      MNL_CB_OK;
+}
+
+PROFIL_EXPORT int profil_session_get_regions(struct profil_handle *h,
+					     pid_t pid,
+					     struct profil_regions *r)
+{
+	struct nlmsghdr *nlh;
+
+	if (pf_check_handle(h) < 0)
+		return -1;
+	if (!r) {
+		pf_err_set(EINVAL, NULL);
+		return -1;
+	}
+	nlh = pf_nl_request(&h->nl, PROFIL_CMD_GET, NLM_F_ACK);
+	if (pid)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, (uint32_t)pid);
+	if (pf_nl_talk(&h->nl, nlh, pf_rules_cb, r) < 0)
+		return -1;
+	nlh = pf_nl_request(&h->nl, PROFIL_CMD_GET_REGIONS, NLM_F_DUMP);
+	if (pid)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, (uint32_t)pid);
+	return pf_nl_talk(&h->nl, nlh, pf_regions_cb, r);
+}
