@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The profile model: objects, processes, their counts (profile.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+
+void profile_free(struct profile *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nobjects; i++) {
+		free(p->objects[i].path);
+		free(p->objects[i].build_id);
+		free(p->objects[i].symfile);
+	}
+	for (i = 0; i < p->nprocesses; i++)
+		free(p->processes[i].exe);
+	for (i = 0; i < p->ncounts; i++)
+		hist_free(&p->counts[i].hist);
+	free(p->objects);
+	free(p->processes);
+	free(p->counts);
+	memset(p, 0, sizeof(*p));
+}
+
+void profile_acct_unknown(struct profile_acct *a)
+{
+	a->ticks = PROFILE_UNKNOWN;
+	a->missed = PROFILE_UNKNOWN;
+	a->kernel = PROFILE_UNKNOWN;
+	a->outside = PROFILE_UNKNOWN;
+	a->deferred = PROFILE_UNKNOWN;
+	a->saturated = PROFILE_UNKNOWN;
+	a->lost = PROFILE_UNKNOWN;
+	a->lost_exec = PROFILE_UNKNOWN;
+}
+
+static void acct_add1(uint64_t *a, uint64_t b)
+{
+	if (*a == PROFILE_UNKNOWN || b == PROFILE_UNKNOWN)
+		*a = PROFILE_UNKNOWN;
+	else
+		*a += b;
+}
+
+void profile_acct_add(struct profile_acct *a, const struct profile_acct *b)
+{
+	acct_add1(&a->ticks, b->ticks);
+	acct_add1(&a->missed, b->missed);
+	acct_add1(&a->kernel, b->kernel);
+	acct_add1(&a->outside, b->outside);
+	acct_add1(&a->deferred, b->deferred);
+	acct_add1(&a->saturated, b->saturated);
+	acct_add1(&a->lost, b->lost);
+	acct_add1(&a->lost_exec, b->lost_exec);
+}
+
+/* Make room for one more element of @size in *@v holding @n. */
+static int grow(void **v, size_t n, size_t size)
+{
+	void *nv;
+
+	if (n & (n - 1) && n > 8)
+		return 0;	/* not a power of two: room is left */
+	nv = realloc(*v, (n < 8 ? 8 : 2 * n) * size);
+	if (!nv)
+		return -1;
+	*v = nv;
+	return 0;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+ssize_t profile_object_add(struct profile *p, const char *path,
+			   const char *build_id)
+{
+	struct profile_object *o;
+	size_t i;
+
+	for (i = 0; i < p->nobjects; i++)
+		if (!strcmp(p->objects[i].path, path) &&
+		    same_str(p->objects[i].build_id, build_id))
+			return (ssize_t)i;
+	if (grow((void **)&p->objects, p->nobjects, sizeof(*o)) < 0)
+		return -1;
+	o = &p->objects[p->nobjects];
+	memset(o, 0, sizeof(*o));
+	o->path = strdup(path);
+	o->build_id = build_id ? strdup(build_id) : NULL;
+	if (!o->path || (build_id && !o->build_id)) {
+		free(o->path);
+		free(o->build_id);
+		errno = ENOMEM;
+		return -1;
+	}
+	return (ssize_t)p->nobjects++;
+}
+
+ssize_t profile_process_add(struct profile *p, pid_t pid, pid_t ppid,
+			    const char *comm, const char *exe)
+{
+	struct profile_process *pr;
+
+	if (grow((void **)&p->processes, p->nprocesses, sizeof(*pr)) < 0)
+		return -1;
+	pr = &p->processes[p->nprocesses];
+	memset(pr, 0, sizeof(*pr));
+	pr->pid = pid;
+	pr->ppid = ppid;
+	if (comm)
+		snprintf(pr->comm, sizeof(pr->comm), "%s", comm);
+	if (exe) {
+		pr->exe = strdup(exe);
+		if (!pr->exe)
+			return -1;
+	}
+	return (ssize_t)p->nprocesses++;
+}
+
+struct profile_count *profile_count_get(struct profile *p, size_t process,
+					size_t object)
+{
+	struct profile_count *c;
+	size_t i;
+
+	for (i = 0; i < p->ncounts; i++)
+		if (p->counts[i].process == process &&
+		    p->counts[i].object == object)
+			return &p->counts[i];
+	if (grow((void **)&p->counts, p->ncounts, sizeof(*c)) < 0)
+		return NULL;
+	c = &p->counts[p->ncounts++];
+	memset(c, 0, sizeof(*c));
+	c->process = process;
+	c->object = object;
+	return c;
+}
+
+uint64_t profile_count_total(const struct profile_count *c)
+{
+	return hist_total(&c->hist) + c->uncovered;
+}
+
+uint64_t profile_total(const struct profile *p)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < p->ncounts; i++)
+		n += profile_count_total(&p->counts[i]);
+	return n;
+}
+
+uint64_t profile_object_total(const struct profile *p, size_t object)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < p->ncounts; i++)
+		if (p->counts[i].object == object)
+			n += profile_count_total(&p->counts[i]);
+	return n;
+}
+
+uint64_t profile_process_total(const struct profile *p, size_t process)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < p->ncounts; i++)
+		if (p->counts[i].process == process)
+			n += profile_count_total(&p->counts[i]);
+	return n;
+}
+
+/* Add the ranges and arcs of @from to @to. */
+static int hist_sum(struct hist *to, const struct hist *from)
+{
+	size_t i;
+
+	for (i = 0; i < from->nranges; i++) {
+		const struct hist_range *r = &from->ranges[i];
+
+		if (hist_add_range(to, r->low_pc, r->high_pc, r->bins,
+				   r->nbins) < 0)
+			return -1;
+	}
+	for (i = 0; i < from->narcs; i++)
+		if (hist_add_arc(to, from->arcs[i].from_pc,
+				 from->arcs[i].self_pc, from->arcs[i].count) < 0)
+			return -1;
+	if (!to->rate)
+		to->rate = from->rate;
+	return 0;
+}
+
+int profile_merge_processes(const struct profile *p, struct profile *out)
+{
+	struct profile_count *c;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->rate = p->rate;
+	out->bin_bytes = p->bin_bytes;
+	out->acct = p->acct;
+	for (i = 0; i < p->nobjects; i++) {
+		const struct profile_object *o = &p->objects[i];
+
+		if (profile_object_add(out, o->path, o->build_id) < 0)
+			goto err;
+		if (o->symfile) {
+			out->objects[i].symfile = strdup(o->symfile);
+			if (!out->objects[i].symfile)
+				goto err;
+		}
+	}
+	for (i = 0; i < p->nprocesses; i++) {
+		const struct profile_process *pr = &p->processes[i];
+
+		if (profile_process_add(out, pr->pid, pr->ppid, pr->comm,
+					pr->exe) < 0)
+			goto err;
+		out->processes[i].acct = pr->acct;
+	}
+	for (i = 0; i < p->ncounts; i++) {
+		c = profile_count_get(out, PROFILE_ALL_PROCESSES,
+				      p->counts[i].object);
+		if (!c || hist_sum(&c->hist, &p->counts[i].hist) < 0)
+			goto err;
+		c->uncovered += p->counts[i].uncovered;
+	}
+	return 0;
+err:
+	profile_free(out);
+	return -1;
+}
