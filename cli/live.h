@@ -15,6 +15,7 @@
 #include "hist.h"
 #include "inject.h"
 #include "livebuf.h"
+#include "profile.h"
 #include "report.h"
 #include "target.h"
 
@@ -29,6 +30,8 @@
  * @duration: attach: seconds to profile, 0 until interrupted
  * @pid: the target, 0 if not given
  * @keep: stop: leave the buffer mapped
+ * @no_inherit: run, attach: not the children
+ * @per_process: run, attach: the report by process
  * @json: status: --format=json
  * @output: -o FILE, or NULL for standard output
  * @report: how to show the profile
@@ -40,6 +43,8 @@ struct live_opts {
 	double duration;
 	pid_t pid;
 	bool keep;
+	bool no_inherit;
+	bool per_process;
 	bool json;
 	const char *output;
 	struct report_opts report;
@@ -54,6 +59,7 @@ enum live_opt_set {
 	LIVE_OPTS_KEEP = 1 << 4,	/* --keep */
 	LIVE_OPTS_FORMAT = 1 << 5,	/* --format=text|json (status) */
 	LIVE_OPTS_COMMAND = 1 << 6,	/* stop at the first operand (run) */
+	LIVE_OPTS_WHOLE = 1 << 7,	/* --no-inherit, --per-process */
 };
 
 /* live_parse_opts()'s answers that end the command at once. */
@@ -66,8 +72,7 @@ enum {
  * live_parse_opts() - parse @argv (argv[0] the command) into @o
  * @set: the options the command takes (enum live_opt_set)
  *
- * -o FILE without --format writes a gmon.out. Prints the usage error,
- * or the help.
+ * Prints the usage error, or the help.
  *
  * Return: the index of the first operand left (after a PID operand taken
  * as -p), or LIVE_PARSE_USAGE or LIVE_PARSE_HELP: see live_parse_exit().
@@ -154,6 +159,15 @@ int live_snapshot(const char *op, const struct profil_status *st,
 int live_report(const char *op, const struct hist *hist,
 		const struct profil_status *st, uint64_t missed,
 		const struct live_opts *o);
+
+/**
+ * live_profile_report() - the report of a whole-program profile @p, on
+ * standard error (the program's standard output stays its own), and in
+ * @o->output in @o's format if given
+ * Return: 0, or -1 after printing why.
+ */
+int live_profile_report(const char *op, const struct profile *p,
+			const struct live_opts *o);
 
 /**
  * live_parse_pid() - a PID argument: a positive decimal number

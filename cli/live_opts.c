@@ -18,6 +18,8 @@ enum {
 	LIVE_OPT_BIN_BYTES = 0x200,
 	LIVE_OPT_SYSTEM_TICKS,
 	LIVE_OPT_KEEP,
+	LIVE_OPT_NO_INHERIT,
+	LIVE_OPT_PER_PROCESS,
 };
 
 #define LIVE_MAX_DURATION 1e7	/* seconds; about 116 days */
@@ -35,9 +37,13 @@ static const struct ctl_option live_options[] = {
 	  "stop after SECS seconds (default: until interrupted)" },
 	{ { "keep", no_argument, NULL, LIVE_OPT_KEEP }, NULL,
 	  "leave the buffer mapped, for show" },
+	{ { "no-inherit", no_argument, NULL, LIVE_OPT_NO_INHERIT }, NULL,
+	  "only the process itself, not its children" },
+	{ { "per-process", no_argument, NULL, LIVE_OPT_PER_PROCESS }, NULL,
+	  "the report split by process (default: by object)" },
 	REPORT_OPTIONS,
 	{ { "output", required_argument, NULL, 'o' }, "FILE",
-	  "write there: a gmon.out without --format" },
+	  "write the report there (run, attach: also to stderr)" },
 	{ { "help", no_argument, NULL, 'h' }, NULL, "this help" },
 	{ { NULL, 0, NULL, 0 }, NULL, NULL },
 };
@@ -62,6 +68,9 @@ static unsigned int live_opt_owner(int c)
 		return LIVE_OPTS_DURATION;
 	case LIVE_OPT_KEEP:
 		return LIVE_OPTS_KEEP;
+	case LIVE_OPT_NO_INHERIT:
+	case LIVE_OPT_PER_PROCESS:
+		return LIVE_OPTS_WHOLE;
 	case REPORT_OPT_FORMAT:
 		return LIVE_OPTS_REPORT | LIVE_OPTS_FORMAT;
 	case 'h':
@@ -115,6 +124,12 @@ static int live_parse_one(struct live_opts *o, const char *cmd, int c,
 		return 0;
 	case LIVE_OPT_KEEP:
 		o->keep = true;
+		return 0;
+	case LIVE_OPT_NO_INHERIT:
+		o->no_inherit = true;
+		return 0;
+	case LIVE_OPT_PER_PROCESS:
+		o->per_process = true;
 		return 0;
 	case REPORT_OPT_FORMAT:
 		*format = true;
@@ -212,8 +227,11 @@ int live_parse_opts(int argc, char **argv, unsigned int set,
 		if (live_parse_one(o, cmd, c, optarg, set, &format))
 			return LIVE_PARSE_USAGE;
 	}
-	if ((set & LIVE_OPTS_REPORT) && o->output && !format)
-		o->report.gmon = true;	/* a saved live profile is a gmon.out */
+	if ((set & LIVE_OPTS_WHOLE) && o->bin_bytes < 4) {
+		ctl_usage_error(cmd, "--bin-bytes: a whole program is counted "
+				"in u32 bins of 4 bytes or more");
+		return LIVE_PARSE_USAGE;
+	}
 	if ((set & LIVE_OPTS_REPORT) &&
 	    report_check_opts(&o->report, cmd, o->output))
 		return LIVE_PARSE_USAGE;

@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * profil-ctl run and attach: profile a process while tracing it.
+ * profil-ctl run and attach: profile a whole program while tracing it.
  *
- * The process is seized with ptrace (PTRACE_SEIZE, so that job-control
- * stops are told apart from signals). At an injectable stop (after the
- * execve() of run's program, or PTRACE_INTERRUPT for attach) a buffer is
- * mapped into it and its session started; then it runs, every signal it
- * gets delivered as usual. At the end (its PTRACE_EVENT_EXIT stop, or
- * attach's end) the session is stopped, which returns only when nothing
- * writes the buffer any more, and the buffer is read.
+ * Every thread of every process of the program is seized with ptrace
+ * (PTRACE_SEIZE, so that job-control stops are told apart from signals;
+ * PTRACE_O_TRACECLONE, and TRACEFORK/TRACEVFORK unless --no-inherit).
+ * Each process image gets its own counters and session (coverage.h) at
+ * its first injectable stop: run's program after its execve(), a fork
+ * child before its first instruction, attach's process at its
+ * PTRACE_INTERRUPT stop. A vfork child shares its parent's memory, so it
+ * is set up only once it execs. While the program runs, a timer has
+ * each process's new executable mappings covered (ld.so's libraries,
+ * dlopen()). A process's counters are read at the exit stop of its last
+ * thread, while its address space still exists; an execve() takes the
+ * old image's counters with it, and the kernel's count of them is
+ * reported as lost at exec.
  *
- * An execve() stops the kernel's session and takes the buffer with the
- * old image: a new buffer is set up for the new program, so the profile
- * is that of the last program the process ran.
+ * At the end of attach, or when run's program exits while some of its
+ * processes live on, those are stopped, read, cleaned and detached.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,190 +27,412 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <linux/kcmp.h>
 #include <sys/ptrace.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "coverage.h"
 #include "ctl.h"
 #include "live.h"
 #include "tracer.h"
 
+/* How often new mappings are looked for: often at first, while ld.so
+ * maps the libraries, then less.
+ */
+#define POLL_YOUNG_NS	10000000LL	/* 10 ms, for the first ... */
+#define POLL_YOUTH_NS	200000000LL	/* ... 200 ms of an image */
+#define POLL_OLD_NS	100000000LL	/* 100 ms */
+
 /**
- * struct trace - one traced process and its profile
+ * struct tproc - one traced process
+ * @pid, @ppid: its ids
+ * @cov: its counters and session
+ * @born_ns: when its image was set up (CLOCK_MONOTONIC)
+ * @next_poll_ns: when to look at its mappings again
+ * @need_setup: set up at its next injectable stop
+ * @shares_mm: a vfork (or CLONE_VM) child: nothing until it execs
+ * @finishing: collect, clean up and detach at the next stops
+ * @cleaned: the counters are read and the mapping is gone
+ * @threads: tasks of ours in it
+ */
+struct tproc {
+	pid_t pid;
+	pid_t ppid;
+	struct coverage cov;
+	long long born_ns;
+	long long next_poll_ns;
+	bool need_setup;
+	bool shares_mm;
+	bool finishing;
+	bool cleaned;
+	int threads;
+};
+
+/**
+ * struct ttask - one traced thread
+ * @tid: its id
+ * @proc: its process
+ * @exiting: it is past its exit stop
+ */
+struct ttask {
+	pid_t tid;
+	struct tproc *proc;
+	bool exiting;
+};
+
+/**
+ * struct trace - the whole traced program
  * @op: "run" or "attach", for messages
- * @pid: the process
  * @attach: attach's rules: detach at the end, signals to us end it
- * @h: netlink handle
- * @o: options
- * @buf: the buffer in the process, if @have_buf
- * @need_setup: set a buffer up at the next injectable stop
- * @need_detach: unmap the buffer and detach at the next injectable stop
- * @collected: @hist and @st hold the profile
- * @done: nothing more to wait for
- * @failed: setting up or collecting failed (the message is printed)
+ * @root: run's program, or attach's process
+ * @options: the ptrace options
+ * @x: what the coverage of every process shares (the profile)
+ * @procs, @nprocs; @tasks, @ntasks: what is traced
+ * @finishing: the end has come: every process is being let go
+ * @failed: something failed (the message is printed)
  * @killed: run killed its program, having failed to set up
- * @execed: run's program got as far as its execve()
- * @exited, @wstatus: the process was reaped (run), and how it ended
- * @res: outcome of the injections at the current stop
+ * @root_exited, @wstatus: run's program was reaped, and how it ended
+ * @lost: processes that ended before their profile could be read
  */
 struct trace {
 	const char *op;
-	pid_t pid;
 	bool attach;
-	struct profil_handle *h;
-	const struct live_opts *o;
-	struct live_buf buf;
-	bool have_buf;
-	bool need_setup;
-	bool need_detach;
-	bool collected;
-	bool done;
+	pid_t root;
+	long options;
+	struct coverage_ctx x;
+	struct tproc **procs;
+	size_t nprocs;
+	struct ttask *tasks;
+	size_t ntasks;
+	bool finishing;
 	bool failed;
 	bool killed;
-	bool execed;
-	bool exited;
+	bool root_exited;
 	int wstatus;
-	struct hist hist;
-	struct profil_status st;
-	uint64_t missed;
-	struct inject_result res;
+	unsigned int lost;
 };
 
-static void trace_collect(struct trace *t)
+static long long now_ns(void)
 {
-	if (!t->have_buf || t->collected)
-		return;
-	if (live_collect(t->op, t->h, &t->buf, &t->hist, &t->st,
-			 &t->missed) < 0)
-		t->failed = true;
-	else
-		t->collected = true;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* The process is in its exit stop: read what it left, let it go. */
-static void trace_exit_stop(struct trace *t)
+static struct ttask *task_find(struct trace *t, pid_t tid)
 {
-	trace_collect(t);
-	t->have_buf = false;	/* it goes with the process */
-	if (t->attach) {
-		ptrace(PTRACE_DETACH, t->pid, 0, 0);
-		t->done = true;
-	} else {
-		ptrace(PTRACE_CONT, t->pid, 0, 0);
+	size_t i;
+
+	for (i = 0; i < t->ntasks; i++)
+		if (t->tasks[i].tid == tid)
+			return &t->tasks[i];
+	return NULL;
+}
+
+static struct tproc *proc_find(struct trace *t, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < t->nprocs; i++)
+		if (t->procs[i]->pid == pid && t->procs[i]->threads)
+			return t->procs[i];
+	return NULL;
+}
+
+static struct tproc *proc_new(struct trace *t, pid_t pid, pid_t ppid)
+{
+	struct tproc **v, *p = calloc(1, sizeof(*p));
+
+	v = p ? realloc(t->procs, (t->nprocs + 1) * sizeof(*v)) : NULL;
+	if (!v) {
+		free(p);
+		return NULL;
+	}
+	t->procs = v;
+	p->pid = pid;
+	p->ppid = ppid;
+	t->procs[t->nprocs++] = p;
+	return p;
+}
+
+static struct ttask *task_new(struct trace *t, pid_t tid, struct tproc *p)
+{
+	struct ttask *v = realloc(t->tasks, (t->ntasks + 1) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	t->tasks = v;
+	t->tasks[t->ntasks] = (struct ttask){ .tid = tid, .proc = p };
+	p->threads++;
+	return &t->tasks[t->ntasks++];
+}
+
+static void task_del(struct trace *t, struct ttask *k)
+{
+	struct tproc *p = k->proc;
+
+	p->threads--;
+	*k = t->tasks[--t->ntasks];
+	if (!p->threads && !p->cleaned && p->cov.active) {
+		/* Gone without an exit stop (killed): its counters with it. */
+		t->lost++;
+		coverage_free(&p->cov);
 	}
 }
 
-/* At an injectable stop with work to do: set up, or unmap and detach. */
-static void trace_inject(struct trace *t, const struct tracer_stop *s)
+/* The Tgid and PPid lines of /proc/TID/status. */
+static int task_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
 {
-	bool detach = false;
-	int err = 0;
+	char path[64], line[256];
+	FILE *f;
+	int found = 0;
 
-	memset(&t->res, 0, sizeof(t->res));
-	if (t->need_setup) {
-		t->need_setup = false;
-		err = live_setup(t->op, t->h, t->pid, t->o, &t->buf, &t->res);
-		if (!err) {
-			t->have_buf = true;
-		} else if (!t->res.exiting && !t->res.exited) {
-			t->failed = true;
-			t->need_detach = t->attach;
-			if (!t->attach) {
-				t->killed = true;
-				kill(t->pid, SIGKILL);
-				return;
-			}
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", tgid) == 1 ||
+		    sscanf(line, "PPid: %d", ppid) == 1)
+			found++;
+	fclose(f);
+	return found == 2 ? 0 : -1;
+}
+
+/* Whether @a and @b share one address space (kcmp(2)). */
+static bool same_mm(pid_t a, pid_t b)
+{
+	return syscall(SYS_kcmp, a, b, KCMP_VM, 0, 0) == 0;
+}
+
+/*
+ * A task we have not seen: a new thread, or a new process (fork, vfork,
+ * clone), auto-attached; its first stop may come before its creator's
+ * event stop.
+ */
+static struct ttask *task_adopt(struct trace *t, pid_t tid)
+{
+	pid_t tgid = 0, ppid = 0;
+	struct tproc *p;
+
+	if (task_ids(tid, &tgid, &ppid) < 0)
+		return NULL;
+	if (tgid != tid) {
+		p = proc_find(t, tgid);
+		return p ? task_new(t, tid, p) : NULL;
+	}
+	p = proc_new(t, tid, ppid);
+	if (!p)
+		return NULL;
+	p->shares_mm = same_mm(ppid, tid);
+	p->need_setup = !p->shares_mm && !t->finishing &&
+			(t->options & PTRACE_O_TRACEFORK);
+	/* --no-inherit: a new process is let go at its first stop. */
+	p->finishing = !(t->options & PTRACE_O_TRACEFORK) || t->finishing;
+	p->cleaned = true;	/* nothing of ours in it yet */
+	return task_new(t, tid, p);
+}
+
+static void proc_setup(struct trace *t, struct tproc *p, struct ttask *k,
+		       struct inject_result *res)
+{
+	int err;
+
+	p->need_setup = false;
+	err = coverage_start(&t->x, &p->cov, p->pid, p->ppid, res);
+	if (!err) {
+		p->cleaned = false;
+		p->born_ns = now_ns();
+		p->next_poll_ns = p->born_ns + POLL_YOUNG_NS;
+		return;
+	}
+	if (res->exiting || res->exited)
+		return;
+	t->failed = true;
+	if (!t->attach && k->tid == t->root) {
+		t->killed = true;
+		kill(t->root, SIGKILL);
+	}
+}
+
+/* Read the counters of @p (stopped in @k), and take the mapping out. */
+static void proc_clean(struct trace *t, struct tproc *p, struct ttask *k,
+		       struct inject_result *res)
+{
+	if (p->cleaned)
+		return;
+	if (coverage_finish(&t->x, &p->cov) < 0)
+		t->failed = true;
+	if (!k->exiting)
+		inject_munmap(k->tid, p->cov.map_addr, p->cov.map_len, res);
+	coverage_free(&p->cov);
+	p->cleaned = true;
+}
+
+/* An injectable stop of @k: set up, clean up and let go, or resume. */
+static void task_stop(struct trace *t, struct ttask *k, int st)
+{
+	struct tproc *p = k->proc;
+	struct inject_result res = { 0 };
+	struct tracer_stop s;
+	bool injected = false, detach = false;
+
+	tracer_stop_get(k->tid, st, &s);
+	if (p->need_setup && !p->finishing && !p->shares_mm) {
+		proc_setup(t, p, k, &res);
+		injected = true;
+	}
+	if (p->finishing && !res.exited && !res.exiting) {
+		proc_clean(t, p, k, &res);
+		injected = true;
+		detach = true;
+	}
+	if (res.exited) {
+		task_del(t, k);
+		return;
+	}
+	if (res.exiting) {
+		k->exiting = true;
+		ptrace(PTRACE_CONT, k->tid, 0, 0);
+		return;
+	}
+	tracer_resume(k->tid, &s, injected, detach);
+	inject_redeliver(k->tid, &res);
+	if (detach)
+		task_del(t, k);
+}
+
+/* Its PTRACE_EVENT_EXIT stop: the last thread out reads the counters. */
+static void task_exit_stop(struct trace *t, struct ttask *k)
+{
+	struct tproc *p = k->proc;
+	struct inject_result res = { 0 };
+	size_t i;
+	int live = 0;
+
+	k->exiting = true;
+	for (i = 0; i < t->ntasks; i++)
+		if (t->tasks[i].proc == p && !t->tasks[i].exiting)
+			live++;
+	if (!live)
+		proc_clean(t, p, k, &res);
+	if (t->attach && p->finishing) {
+		ptrace(PTRACE_DETACH, k->tid, 0, 0);
+		task_del(t, k);
+		return;
+	}
+	ptrace(PTRACE_CONT, k->tid, 0, 0);
+}
+
+static void task_exec(struct trace *t, struct ttask *k)
+{
+	struct tproc *p = k->proc;
+	size_t i;
+
+	/* The other threads are gone; their exits are not all reported. */
+	for (i = 0; i < t->ntasks;) {
+		if (t->tasks[i].proc == p && t->tasks[i].tid != k->tid) {
+			t->tasks[i] = t->tasks[--t->ntasks];
+			p->threads--;
+			if (k == &t->tasks[t->ntasks])
+				k = &t->tasks[i];
+		} else {
+			i++;
 		}
 	}
-	if (!err && t->need_detach) {
-		if (t->have_buf)
-			inject_munmap(t->pid, t->buf.map_addr, t->buf.map_len,
-				      &t->res);
-		t->have_buf = false;
-		detach = true;
-	} else if (t->need_detach && t->failed) {
-		detach = true;
-	}
-	if (t->res.exited) {
-		t->exited = true;
-		t->wstatus = t->res.wstatus;
-		t->done = true;
-		return;
-	}
-	if (t->res.exiting) {
-		trace_exit_stop(t);
-		return;
-	}
-	tracer_resume(t->pid, s, true, detach);
-	inject_redeliver(t->pid, &t->res);
-	if (detach)
-		t->done = true;
+	if (p->cov.active)
+		coverage_lost_at_exec(&t->x, &p->cov);
+	coverage_free(&p->cov);
+	p->cleaned = true;
+	p->shares_mm = false;
+	p->need_setup = !p->finishing;
+	/* The exec stop is too early to inject: stop again later. */
+	ptrace(PTRACE_INTERRUPT, k->tid, 0, 0);
+	ptrace(PTRACE_CONT, k->tid, 0, 0);
 }
 
-static void trace_stop(struct trace *t, int st)
+static void trace_event(struct trace *t, pid_t tid, int st)
 {
-	struct tracer_stop s;
+	struct ttask *k = task_find(t, tid);
 
+	if (WIFEXITED(st) || WIFSIGNALED(st)) {
+		if (tid == t->root && !t->attach) {
+			t->root_exited = true;
+			t->wstatus = st;
+		}
+		if (k)
+			task_del(t, k);
+		return;
+	}
+	if (!k)
+		k = task_adopt(t, tid);
+	if (!k) {
+		ptrace(PTRACE_DETACH, tid, 0, 0);	/* not one of ours */
+		return;
+	}
 	switch (tracer_event(st)) {
 	case PTRACE_EVENT_EXEC:
-		t->execed = true;
-		if (t->have_buf) {
-			live_buf_free(&t->buf);	/* went with the old image */
-			t->have_buf = false;
-		}
-		t->need_setup = !t->need_detach;
-		/* The exec stop is too early to inject: stop again later. */
-		ptrace(PTRACE_INTERRUPT, t->pid, 0, 0);
-		ptrace(PTRACE_CONT, t->pid, 0, 0);
+		task_exec(t, k);
 		return;
 	case PTRACE_EVENT_EXIT:
-		trace_exit_stop(t);
+		task_exit_stop(t, k);
 		return;
 	case 0:
 	case PTRACE_EVENT_STOP:
-		tracer_stop_get(t->pid, st, &s);
-		if (t->need_setup || t->need_detach)
-			trace_inject(t, &s);
-		else
-			tracer_resume(t->pid, &s, false, false);
+		task_stop(t, k, st);
 		return;
-	default:
-		ptrace(PTRACE_CONT, t->pid, 0, 0);
+	default:	/* fork, vfork, clone: the child reports itself */
+		ptrace(PTRACE_CONT, tid, 0, 0);
 	}
 }
 
 static void trace_reap(struct trace *t)
 {
+	pid_t tid;
 	int st;
-	pid_t r = 0;
 
-	while (!t->done && (r = waitpid(t->pid, &st, __WALL | WNOHANG)) > 0) {
-		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			t->exited = true;
-			t->wstatus = st;
-			t->done = true;
-		} else {
-			trace_stop(t, st);
-		}
-	}
-	if (r < 0 && errno == ECHILD && !t->done) {
-		t->done = true;	/* attach: it exited after we detached */
-	}
+	while ((tid = waitpid(-1, &st, __WALL | WNOHANG)) > 0)
+		trace_event(t, tid, st);
 }
 
-/* The end of attach: collect now, unmap and detach at the next stop. */
+/* Let every process go: read each at its next stop, then detach. */
 static void trace_finish(struct trace *t)
 {
-	if (t->need_detach)
+	size_t i;
+
+	if (t->finishing)
 		return;
-	trace_collect(t);
-	t->need_setup = false;
-	t->need_detach = true;
-	if (ptrace(PTRACE_INTERRUPT, t->pid, 0, 0) < 0)
-		t->done = true;
+	t->finishing = true;
+	for (i = 0; i < t->nprocs; i++) {
+		t->procs[i]->finishing = true;
+		t->procs[i]->need_setup = false;
+	}
+	for (i = 0; i < t->ntasks; i++)
+		ptrace(PTRACE_INTERRUPT, t->tasks[i].tid, 0, 0);
+}
+
+static void trace_poll(struct trace *t)
+{
+	long long now = now_ns();
+	struct tproc *p;
+	size_t i;
+
+	for (i = 0; i < t->nprocs; i++) {
+		p = t->procs[i];
+		if (!p->cov.active || p->finishing || now < p->next_poll_ns)
+			continue;
+		coverage_update(&t->x, &p->cov);
+		p->next_poll_ns = now + (now - p->born_ns < POLL_YOUTH_NS ?
+					 POLL_YOUNG_NS : POLL_OLD_NS);
+	}
 }
 
 /* A signal to profil-ctl itself. */
@@ -225,12 +452,26 @@ static void trace_signal(struct trace *t, const struct signalfd_siginfo *si)
 	 */
 	if ((sig == SIGINT || sig == SIGQUIT) && si->ssi_code == SI_KERNEL)
 		return;
-	kill(t->pid, sig);
+	kill(t->root, sig);
 }
 
-static int trace_fds(double duration, int *sfd, int *tfd, sigset_t *old)
+static int timer_arm(int fd, long long first_ns, long long period_ns)
 {
-	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+	struct itimerspec its = {
+		.it_value = { first_ns / 1000000000LL, first_ns % 1000000000LL },
+		.it_interval = { period_ns / 1000000000LL,
+				 period_ns % 1000000000LL },
+	};
+
+	if (!first_ns && !period_ns)
+		return 0;
+	if (!first_ns)
+		its.it_value.tv_nsec = 1;
+	return timerfd_settime(fd, 0, &its, NULL);
+}
+
+static int trace_fds(double duration, int fds[3], sigset_t *old)
+{
 	sigset_t set;
 
 	sigemptyset(&set);
@@ -241,61 +482,83 @@ static int trace_fds(double duration, int *sfd, int *tfd, sigset_t *old)
 	sigaddset(&set, SIGQUIT);
 	if (sigprocmask(SIG_BLOCK, &set, old) < 0)
 		return -1;
-	*sfd = signalfd(-1, &set, SFD_CLOEXEC);
-	if (*sfd < 0)
+	fds[0] = signalfd(-1, &set, SFD_CLOEXEC);
+	fds[1] = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	fds[2] = -1;
+	if (fds[0] < 0 || fds[1] < 0 ||
+	    timer_arm(fds[1], POLL_YOUNG_NS, POLL_YOUNG_NS) < 0)
 		return -1;
-	*tfd = -1;
 	if (duration > 0) {
-		*tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-		if (*tfd < 0)
-			return -1;
-		its.it_value.tv_sec = (time_t)duration;
-		its.it_value.tv_nsec = (long)((duration - (double)its.it_value
-					       .tv_sec) * 1e9);
-		if (!its.it_value.tv_sec && !its.it_value.tv_nsec)
-			its.it_value.tv_nsec = 1;
-		if (timerfd_settime(*tfd, 0, &its, NULL) < 0)
+		fds[2] = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+		if (fds[2] < 0 ||
+		    timer_arm(fds[2], (long long)(duration * 1e9), 0) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-/* Wait for events until done. */
-static int trace_loop(struct trace *t, int sfd, int tfd)
+/* Wait for events until nothing is traced any more. */
+static int trace_loop(struct trace *t, int fds[3])
 {
-	struct pollfd fds[2] = { { .fd = sfd, .events = POLLIN },
-				 { .fd = tfd, .events = POLLIN } };
+	struct pollfd pfd[3] = { { .fd = fds[0], .events = POLLIN },
+				 { .fd = fds[1], .events = POLLIN },
+				 { .fd = fds[2], .events = POLLIN } };
 	struct signalfd_siginfo si;
 	uint64_t expirations;
 
 	trace_reap(t);
-	while (!t->done) {
-		if (poll(fds, tfd >= 0 ? 2 : 1, -1) < 0) {
+	while (t->ntasks) {
+		if (poll(pfd, fds[2] >= 0 ? 3 : 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			ctl_perror(t->op);
 			return -1;
 		}
-		if (fds[0].revents & POLLIN &&
-		    read(sfd, &si, sizeof(si)) == sizeof(si))
+		if (pfd[0].revents & POLLIN &&
+		    read(fds[0], &si, sizeof(si)) == sizeof(si))
 			trace_signal(t, &si);
-		if (tfd >= 0 && fds[1].revents & POLLIN &&
-		    read(tfd, &expirations, sizeof(expirations)) > 0)
+		if (pfd[1].revents & POLLIN &&
+		    read(fds[1], &expirations, sizeof(expirations)) > 0)
+			trace_poll(t);
+		if (fds[2] >= 0 && pfd[2].revents & POLLIN &&
+		    read(fds[2], &expirations, sizeof(expirations)) > 0)
 			trace_finish(t);
 		trace_reap(t);
+		/* run's program is gone: let the rest of it go. */
+		if (t->root_exited && t->ntasks)
+			trace_finish(t);
 	}
 	return 0;
 }
 
-static int trace_result(struct trace *t)
+static void trace_free(struct trace *t)
 {
-	if (t->collected)
-		return live_report(t->op, &t->hist, &t->st, t->missed,
-				   t->o);
-	if (!t->failed && (t->attach || t->execed))
-		ctl_errorf(t->op, "process %d ended before its profile could "
-			   "be read: no profile", (int)t->pid);
-	return CTL_EXIT_FAIL;
+	size_t i;
+
+	for (i = 0; i < t->nprocs; i++) {
+		coverage_free(&t->procs[i]->cov);
+		free(t->procs[i]);
+	}
+	free(t->procs);
+	free(t->tasks);
+	coverage_ctx_free(&t->x);
+	profile_free(t->x.profile);
+}
+
+static int trace_result(struct trace *t, const struct live_opts *o)
+{
+	if (t->lost)
+		ctl_errorf(t->op, "%u process%s ended before %s profile could "
+			   "be read (killed): not in the profile", t->lost,
+			   t->lost == 1 ? "" : "es",
+			   t->lost == 1 ? "its" : "their");
+	if (!t->x.profile->nprocesses) {
+		if (!t->failed)
+			ctl_errorf(t->op, "no process was profiled");
+		return CTL_EXIT_FAIL;
+	}
+	return live_profile_report(t->op, t->x.profile, o) || t->failed ?
+	       CTL_EXIT_FAIL : CTL_EXIT_OK;
 }
 
 static int run_status(int wstatus)
@@ -320,69 +583,135 @@ static void run_child(int gate, const sigset_t *mask, char **argv)
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
+static int trace_init(struct trace *t, const char *op, const struct live_opts *o,
+		      struct profile *profile)
+{
+	memset(t, 0, sizeof(*t));
+	memset(profile, 0, sizeof(*profile));
+	t->op = op;
+	t->options = PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT |
+		     PTRACE_O_TRACECLONE;
+	if (!o->no_inherit)
+		t->options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
+	profile->rate = o->rate ? o->rate : PROFIL_RATE_DEFAULT;
+	profile->bin_bytes = o->bin_bytes;
+	t->x = (struct coverage_ctx){
+		.op = op,
+		.rate = o->rate,
+		.flags = o->flags,
+		.bin_bytes = o->bin_bytes,
+		.profile = profile,
+	};
+	t->x.h = live_open(op);
+	return t->x.h ? 0 : -1;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	struct trace t = { .op = argv[0] };
+	struct profile profile;
 	struct live_opts o;
-	int first, gate[2], sfd = -1, tfd = -1, ret, err;
+	struct trace t;
+	int first, gate[2], fds[3] = { -1, -1, -1 }, ret, err;
+	struct tproc *p;
 	sigset_t old;
+	pid_t pid;
 
 	first = live_parse_opts(argc, argv, LIVE_OPTS_PROFILE |
-				LIVE_OPTS_REPORT | LIVE_OPTS_COMMAND, &o);
+				LIVE_OPTS_REPORT | LIVE_OPTS_COMMAND |
+				LIVE_OPTS_WHOLE, &o);
 	if (first < 0)
 		return live_parse_exit(first);
 	if (first >= argc)
 		return ctl_usage_error(argv[0], "no program to run");
-	t.o = &o;
-	t.h = live_open(argv[0]);
-	if (!t.h)
+	if (trace_init(&t, argv[0], &o, &profile) < 0)
 		return CTL_EXIT_FAIL;
-	if (pipe2(gate, O_CLOEXEC) < 0 || trace_fds(0, &sfd, &tfd, &old)) {
+	t.options |= PTRACE_O_EXITKILL;
+	if (pipe2(gate, O_CLOEXEC) < 0 || trace_fds(0, fds, &old)) {
 		ctl_perror(argv[0]);
 		return CTL_EXIT_FAIL;
 	}
 	fflush(NULL);
-	t.pid = fork();
-	if (t.pid < 0) {
+	pid = fork();
+	if (pid < 0) {
 		ctl_perror(argv[0]);
 		return CTL_EXIT_FAIL;
 	}
-	if (!t.pid) {
+	if (!pid) {
 		close(gate[1]);
 		run_child(gate[0], &old, argv + first);
 	}
 	close(gate[0]);
-	err = tracer_seize(t.pid, PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT |
-			   PTRACE_O_EXITKILL);
-	if (err) {
-		ctl_errorf(argv[0], "ptrace: %s", tracer_strerror(err));
-		kill(t.pid, SIGKILL);
-		waitpid(t.pid, NULL, 0);
+	t.root = pid;
+	err = tracer_seize(pid, t.options);
+	p = err ? NULL : proc_new(&t, pid, getpid());
+	if (!p || !task_new(&t, pid, p)) {
+		ctl_errorf(argv[0], "ptrace: %s", tracer_strerror(err ? err :
+								  -ENOMEM));
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
 		return CTL_EXIT_FAIL;
 	}
-	close(gate[1]);	/* the child execs */
-	if (trace_loop(&t, sfd, tfd) < 0)
-		kill(t.pid, SIGKILL);
-	profil_handle_close(t.h);
-	if (!t.exited || t.killed)
+	p->cleaned = true;	/* set up after its execve() */
+	close(gate[1]);		/* the child execs */
+	if (trace_loop(&t, fds) < 0)
+		kill(pid, SIGKILL);
+	profil_handle_close(t.x.h);
+	if (!t.root_exited || t.killed) {
+		trace_free(&t);
 		return CTL_EXIT_FAIL;
-	ret = t.failed ? CTL_EXIT_FAIL : trace_result(&t);
-	if (t.have_buf)
-		live_buf_free(&t.buf);
-	hist_free(&t.hist);
+	}
+	ret = trace_result(&t, &o);
+	trace_free(&t);
 	/* The program's status first; ours only if it succeeded. */
 	return run_status(t.wstatus) ? run_status(t.wstatus) : ret;
 }
 
+/* Seize every thread of @pid, those it makes meanwhile too. */
+static int attach_threads(struct trace *t, struct tproc *p)
+{
+	char path[64];
+	struct dirent *d;
+	bool added = true;
+	pid_t tid;
+	DIR *dir;
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)p->pid);
+	while (added) {
+		added = false;
+		dir = opendir(path);
+		if (!dir)
+			return -errno;
+		while ((d = readdir(dir))) {
+			tid = (pid_t)atoi(d->d_name);
+			if (tid <= 0 || task_find(t, tid))
+				continue;
+			err = tracer_seize(tid, t->options);
+			if (err == -ESRCH)
+				continue;	/* exited meanwhile */
+			if (err || !task_new(t, tid, p)) {
+				closedir(dir);
+				return err ? err : -ENOMEM;
+			}
+			added = true;
+		}
+		closedir(dir);
+	}
+	return 0;
+}
+
 int cmd_attach(int argc, char **argv)
 {
-	struct trace t = { .op = argv[0], .attach = true };
+	struct profile profile;
 	struct live_opts o;
-	int first, sfd = -1, tfd = -1, err, ret;
+	struct trace t;
+	int first, fds[3] = { -1, -1, -1 }, err, ret;
+	struct tproc *p;
 	sigset_t old;
 
 	first = live_parse_opts(argc, argv, LIVE_OPTS_PID | LIVE_OPTS_PROFILE |
-				LIVE_OPTS_REPORT | LIVE_OPTS_DURATION, &o);
+				LIVE_OPTS_REPORT | LIVE_OPTS_DURATION |
+				LIVE_OPTS_WHOLE, &o);
 	if (first < 0)
 		return live_parse_exit(first);
 	if (first < argc)
@@ -392,34 +721,36 @@ int cmd_attach(int argc, char **argv)
 		return ctl_usage_error(argv[0], "no PID given");
 	if (o.pid == getpid())
 		return ctl_usage_error(argv[0], "cannot attach to itself");
-	t.o = &o;
-	t.pid = o.pid;
-	t.h = live_open(argv[0]);
-	if (!t.h)
+	if (trace_init(&t, argv[0], &o, &profile) < 0)
 		return CTL_EXIT_FAIL;
-	if (trace_fds(o.duration, &sfd, &tfd, &old)) {
+	t.attach = true;
+	t.root = o.pid;
+	if (trace_fds(o.duration, fds, &old)) {
 		ctl_perror(argv[0]);
 		return CTL_EXIT_FAIL;
 	}
-	err = tracer_seize(t.pid, PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT);
+	p = proc_new(&t, o.pid, 0);
+	err = p ? attach_threads(&t, p) : -ENOMEM;
 	if (err) {
-		ctl_errorf(argv[0], "process %d: ptrace: %s", (int)t.pid,
+		ctl_errorf(argv[0], "process %d: ptrace: %s", (int)o.pid,
 			   tracer_strerror(err));
-		profil_handle_close(t.h);
+		trace_finish(&t);
+		trace_loop(&t, fds);
+		profil_handle_close(t.x.h);
+		trace_free(&t);
 		return CTL_EXIT_FAIL;
 	}
-	t.need_setup = true;
-	if (ptrace(PTRACE_INTERRUPT, t.pid, 0, 0) < 0) {
-		ctl_errorf(argv[0], "process %d: ptrace: %s", (int)t.pid,
+	task_ids(o.pid, &(pid_t){ 0 }, &p->ppid);
+	p->need_setup = true;
+	p->cleaned = true;
+	if (ptrace(PTRACE_INTERRUPT, o.pid, 0, 0) < 0) {
+		ctl_errorf(argv[0], "process %d: ptrace: %s", (int)o.pid,
 			   tracer_strerror(-errno));
-		profil_handle_close(t.h);
-		return CTL_EXIT_FAIL;
+		trace_finish(&t);
 	}
-	trace_loop(&t, sfd, tfd);
-	profil_handle_close(t.h);
-	ret = t.failed ? CTL_EXIT_FAIL : trace_result(&t);
-	if (t.have_buf)
-		live_buf_free(&t.buf);
-	hist_free(&t.hist);
+	trace_loop(&t, fds);
+	profil_handle_close(t.x.h);
+	ret = t.failed ? CTL_EXIT_FAIL : trace_result(&t, &o);
+	trace_free(&t);
 	return ret;
 }
