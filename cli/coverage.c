@@ -134,7 +134,7 @@ static bool seen(const struct coverage *c, const struct procmaps_entry *e)
  * (counters from the reserve while it lasts).
  */
 static int coverage_scan(struct coverage_ctx *x, struct coverage *c,
-			 struct profil_regions *set)
+			 pid_t io, struct profil_regions *set)
 {
 	struct procmaps_entry *v;
 	struct coverage_map *m;
@@ -142,7 +142,7 @@ static int coverage_scan(struct coverage_ctx *x, struct coverage *c,
 	size_t n, i;
 	int ret = 0;
 
-	if (procmaps_load(c->pid, &v, &n) < 0)
+	if (procmaps_load(io, &v, &n) < 0)
 		return -1;
 	for (i = 0; i < n && !ret; i++) {
 		if (!is_exec_mapping(&v[i]) || seen(c, &v[i]))
@@ -157,7 +157,7 @@ static int coverage_scan(struct coverage_ctx *x, struct coverage *c,
 		memset(m, 0, sizeof(*m));
 		m->start = v[i].start;
 		m->end = v[i].end;
-		if (map_object(x, c->pid, &v[i], m) < 0) {
+		if (map_object(x, io, &v[i], m) < 0) {
 			ret = -1;
 			break;
 		}
@@ -202,7 +202,7 @@ static int process_add(struct coverage_ctx *x, struct coverage *c,
 }
 
 int coverage_start(struct coverage_ctx *x, struct coverage *c, pid_t pid,
-		   pid_t ppid, struct inject_result *res)
+		   pid_t tid, pid_t ppid, struct inject_result *res)
 {
 	uint64_t page = page_size(), args[6];
 	struct profil_regions *set = NULL;
@@ -219,7 +219,7 @@ int coverage_start(struct coverage_ctx *x, struct coverage *c, pid_t pid,
 	args[3] = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
 	args[4] = (uint64_t)-1;
 	args[5] = 0;
-	err = inject_syscall(pid, SYS_mmap, args, &ret, res);
+	err = inject_syscall(tid, SYS_mmap, args, &ret, res);
 	if (!err && ret < 0 && ret > -4096)
 		err = (int)ret;
 	if (err) {
@@ -233,13 +233,13 @@ int coverage_start(struct coverage_ctx *x, struct coverage *c, pid_t pid,
 	/* A fork child gets a mapping and a session of its own. */
 	args[0] = c->map_addr;
 	args[2] = MADV_DONTFORK;
-	err = inject_syscall(pid, SYS_madvise, args, &ret, res);
+	err = inject_syscall(tid, SYS_madvise, args, &ret, res);
 	if (!err && ret)
 		err = (int)ret;
 	if (err)
 		goto err_unmap;
 	livebuf_marker_init(&mk, c->map_len, c->map_len - page, 0);
-	err = target_write(pid, c->map_addr, &mk, sizeof(mk));
+	err = target_write(tid, c->map_addr, &mk, sizeof(mk));
 	if (err)
 		goto err_unmap;
 	c->next = catchall_addr(c) + CATCHALL_NBINS * sizeof(uint32_t);
@@ -254,7 +254,7 @@ int coverage_start(struct coverage_ctx *x, struct coverage *c, pid_t pid,
 			       CATCHALL_NBINS * sizeof(uint32_t), 0,
 			       CATCHALL_SCALE) < 0)
 		goto err_unmap;
-	if (coverage_scan(x, c, set) < 0) {
+	if (coverage_scan(x, c, tid, set) < 0) {
 		err = errno ? -errno : -EIO;
 		ctl_errorf(x->op, "process %d: its mappings: %s", (int)pid,
 			   strerror(-err));
@@ -273,7 +273,7 @@ int coverage_start(struct coverage_ctx *x, struct coverage *c, pid_t pid,
 err_unmap:
 	profil_regions_free(set);
 	if (!res->exiting && !res->exited)
-		inject_munmap(pid, c->map_addr, c->map_len, res);
+		inject_munmap(tid, c->map_addr, c->map_len, res);
 	coverage_free(c);
 	return err;
 }
@@ -288,7 +288,7 @@ int coverage_update(struct coverage_ctx *x, struct coverage *c)
 	set = profil_regions_alloc();
 	if (!set)
 		return -1;
-	if (coverage_scan(x, c, set) < 0) {
+	if (coverage_scan(x, c, c->pid, set) < 0) {
 		/* Gone, or going: what it mapped last is the catch-all's. */
 		if (errno != ESRCH && errno != ENOENT) {
 			ctl_errorf(x->op, "process %d: its mappings: %s",
@@ -319,7 +319,7 @@ static void acct_from_stats(struct profile_acct *a, const uint64_t *st)
 }
 
 /* Counters of mapping @m into its object's histogram; their sum in *@sum. */
-static int read_region(struct coverage_ctx *x, struct coverage *c,
+static int read_region(struct coverage_ctx *x, struct coverage *c, pid_t io,
 		       const struct coverage_map *m, uint64_t *sum)
 {
 	struct profile_count *pc;
@@ -332,7 +332,7 @@ static int read_region(struct coverage_ctx *x, struct coverage *c,
 	bins = malloc(m->nbins * sizeof(*bins));
 	if (!raw || !bins)
 		goto out;
-	err = target_read(c->pid, m->buf, raw, m->nbins * sizeof(*raw));
+	err = target_read(io, m->buf, raw, m->nbins * sizeof(*raw));
 	if (err) {
 		errno = -err;
 		goto out;
@@ -357,7 +357,7 @@ out:
  * The catch-all's counters under the mappings: each counter goes whole
  * to the mapping that overlaps most of its 128 KiB.
  */
-static int read_catchall(struct coverage_ctx *x, struct coverage *c,
+static int read_catchall(struct coverage_ctx *x, struct coverage *c, pid_t io,
 			 uint64_t *sum)
 {
 	const uint64_t span = 1ULL << CATCHALL_SHIFT;
@@ -384,7 +384,7 @@ static int read_catchall(struct coverage_ctx *x, struct coverage *c,
 			}
 			if (best != i || bin >= CATCHALL_NBINS)
 				continue;	/* another mapping's */
-			if (target_read(c->pid, catchall_addr(c) +
+			if (target_read(io, catchall_addr(c) +
 					bin * sizeof(v), &v, sizeof(v)) || !v)
 				continue;
 			pc = profile_count_get(x->profile, c->process,
@@ -398,15 +398,22 @@ static int read_catchall(struct coverage_ctx *x, struct coverage *c,
 	return 0;
 }
 
-int coverage_finish(struct coverage_ctx *x, struct coverage *c)
+int coverage_finish(struct coverage_ctx *x, struct coverage *c, pid_t tid)
 {
+	struct profil_regions *set;
 	uint64_t st[PROFIL_STAT_MAX + 1], sum = 0, seen_oor;
 	struct profile_acct *a;
 	size_t i;
 
 	if (!c->active)
 		return 0;
-	coverage_update(x, c);
+	/* The last look, through the thread at hand (the leader may be a
+	 * zombie, its maps and memory gone with its mm).
+	 */
+	set = profil_regions_alloc();
+	if (set && !coverage_scan(x, c, tid, set) && profil_regions_count(set))
+		profil_session_add_regions(x->h, c->pid, set);
+	profil_regions_free(set);
 	c->active = false;
 	if (profil_session_stop(x->h, c->pid) < 0 ||
 	    profil_session_get_stats(x->h, c->pid, st, PROFIL_STAT_MAX + 1) < 0) {
@@ -414,13 +421,14 @@ int coverage_finish(struct coverage_ctx *x, struct coverage *c)
 		return -1;
 	}
 	for (i = 0; i < c->nmaps; i++) {
-		if (c->maps[i].buf && read_region(x, c, &c->maps[i], &sum) < 0) {
+		if (c->maps[i].buf &&
+		    read_region(x, c, tid, &c->maps[i], &sum) < 0) {
 			ctl_errorf(x->op, "process %d: reading its counters: %s",
 				   (int)c->pid, strerror(errno));
 			return -1;
 		}
 	}
-	if (read_catchall(x, c, &sum) < 0) {
+	if (read_catchall(x, c, tid, &sum) < 0) {
 		ctl_perror(x->op);
 		return -1;
 	}

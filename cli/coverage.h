@@ -93,14 +93,15 @@ struct coverage {
 };
 
 /**
- * coverage_start() - map the counters into @pid (stopped at an
- * injectable ptrace stop), cover its executable mappings and start its
- * session; the process is added to the profile (@ppid its parent)
+ * coverage_start() - map the counters into process @pid through its
+ * thread @tid (stopped at an injectable ptrace stop), cover its
+ * executable mappings and start its session; the process is added to
+ * the profile (@ppid its parent)
  * Return: 0, or -errno with the message printed; @res says whether the
  * process exited meanwhile.
  */
 int coverage_start(struct coverage_ctx *x, struct coverage *c, pid_t pid,
-		   pid_t ppid, struct inject_result *res);
+		   pid_t tid, pid_t ppid, struct inject_result *res);
 
 /**
  * coverage_update() - cover the executable mappings @c's process made
@@ -112,11 +113,12 @@ int coverage_update(struct coverage_ctx *x, struct coverage *c);
 
 /**
  * coverage_finish() - look at the mappings a last time, stop the
- * session and read every counter into the profile; the process must
- * still have its address space (an exit stop, or any stop)
+ * session and read every counter into the profile, through the thread
+ * @tid, which must still have the address space (in its exit stop, or
+ * any stop)
  * Return: 0, or -1 with the message printed.
  */
-int coverage_finish(struct coverage_ctx *x, struct coverage *c);
+int coverage_finish(struct coverage_ctx *x, struct coverage *c, pid_t tid);
 
 /**
  * coverage_lost_at_exec() - @c's process called execve(): its counters

@@ -31,6 +31,24 @@ static int profile_summary(FILE *out, const struct profile *p)
 	return ferror(out) ? -1 : 0;
 }
 
+/*
+ * The kernel's accounting of the whole run in one line on standard
+ * error, last, as perf record ends with its summary: what the samples
+ * stand for, and what they do not.
+ */
+static void live_accounting(const char *op, const struct profile *p)
+{
+	const struct profile_acct *a = &p->acct;
+
+	fprintf(stderr, "profil-ctl %s: %zu process%s: %" PRIu64 " ticks at "
+		"%u Hz, %" PRIu64 " periods missed (late clock); %" PRIu64
+		" user samples, %" PRIu64 " outside any mapping, %" PRIu64
+		" in the kernel, %" PRIu64 " lost (%" PRIu64 " at exec)\n",
+		op, p->nprocesses, p->nprocesses == 1 ? "" : "es", a->ticks,
+		p->rate, a->missed, profile_total(p), a->outside, a->kernel,
+		a->lost + a->lost_exec, a->lost_exec);
+}
+
 int live_profile_report(const char *op, const struct profile *p,
 			const struct live_opts *o)
 {
@@ -38,6 +56,7 @@ int live_profile_report(const char *op, const struct profile *p,
 	int ret;
 
 	ret = profile_summary(stderr, p);
+	live_accounting(op, p);
 	if (!o->output)
 		return ret;
 	out = fopen(o->output, "we");

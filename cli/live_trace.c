@@ -247,7 +247,7 @@ static void proc_setup(struct trace *t, struct tproc *p, struct ttask *k,
 	int err;
 
 	p->need_setup = false;
-	err = coverage_start(&t->x, &p->cov, p->pid, p->ppid, res);
+	err = coverage_start(&t->x, &p->cov, p->pid, k->tid, p->ppid, res);
 	if (!err) {
 		p->cleaned = false;
 		p->born_ns = now_ns();
@@ -269,7 +269,7 @@ static void proc_clean(struct trace *t, struct tproc *p, struct ttask *k,
 {
 	if (p->cleaned)
 		return;
-	if (coverage_finish(&t->x, &p->cov) < 0)
+	if (coverage_finish(&t->x, &p->cov, k->tid) < 0)
 		t->failed = true;
 	if (!k->exiting)
 		inject_munmap(k->tid, p->cov.map_addr, p->cov.map_len, res);
@@ -666,6 +666,24 @@ int cmd_run(int argc, char **argv)
 	return run_status(t.wstatus) ? run_status(t.wstatus) : ret;
 }
 
+/* Whether thread @tid is a zombie (a leader gone by pthread_exit()). */
+static bool zombie(pid_t tid)
+{
+	char path[64], line[256];
+	bool z = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "State:", 6))
+			z = strchr(line, 'Z') != NULL;
+	fclose(f);
+	return z;
+}
+
 /* Seize every thread of @pid, those it makes meanwhile too. */
 static int attach_threads(struct trace *t, struct tproc *p)
 {
@@ -687,8 +705,8 @@ static int attach_threads(struct trace *t, struct tproc *p)
 			if (tid <= 0 || task_find(t, tid))
 				continue;
 			err = tracer_seize(tid, t->options);
-			if (err == -ESRCH)
-				continue;	/* exited meanwhile */
+			if (err == -ESRCH || (err == -EPERM && zombie(tid)))
+				continue;	/* exited (main: pthread_exit) */
 			if (err || !task_new(t, tid, p)) {
 				closedir(dir);
 				return err ? err : -ENOMEM;
@@ -743,7 +761,8 @@ int cmd_attach(int argc, char **argv)
 	task_ids(o.pid, &(pid_t){ 0 }, &p->ppid);
 	p->need_setup = true;
 	p->cleaned = true;
-	if (ptrace(PTRACE_INTERRUPT, o.pid, 0, 0) < 0) {
+	/* Set up at the first stop of any thread: the leader may be gone. */
+	if (!t.ntasks || ptrace(PTRACE_INTERRUPT, t.tasks[0].tid, 0, 0) < 0) {
 		ctl_errorf(argv[0], "process %d: ptrace: %s", (int)o.pid,
 			   tracer_strerror(-errno));
 		trace_finish(&t);

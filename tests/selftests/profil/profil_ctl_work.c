@@ -13,9 +13,19 @@
  *                       program saw exactly that, 3 otherwise
  *   self                profil() on its own text into its own buffer,
  *                       then serve (what libprofil programs do)
+ *   fork SECS           fork: the child spends SECS of CPU time in
+ *                       hot_b(), then the parent as long in hot_a()
+ *   dlopen SO SECS      dlopen() SO and spend SECS in its hot_dso()
+ *   threads SECS        two threads spend SECS each in hot_a() and
+ *                       hot_b(); the main thread leaves first
+ *                       (pthread_exit())
+ *   spawn SECS          posix_spawn() (a vfork) /bin/true, wait, spin
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <poll.h>
+#include <pthread.h>
+#include <spawn.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +148,92 @@ static void self(void)
 	serve();
 }
 
+static double thread_cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double thread_secs;
+
+static void *thread_spin(void *hot)
+{
+	double end = thread_cpu_now() + thread_secs;
+	unsigned long r = 0;
+
+	while (thread_cpu_now() < end)
+		r += ((unsigned long (*)(unsigned long))hot)(10000);
+	return (void *)r;
+}
+
+static int threads(double secs)
+{
+	pthread_t a, b;
+
+	thread_secs = secs;
+	if (pthread_create(&a, NULL, thread_spin, (void *)hot_a) ||
+	    pthread_create(&b, NULL, thread_spin, (void *)hot_b))
+		return 3;
+	pthread_exit(NULL);
+}
+
+static unsigned long spin_in(unsigned long (*hot)(unsigned long),
+			     double secs)
+{
+	double end = cpu_now() + secs;
+	unsigned long r = 0;
+
+	while (cpu_now() < end)
+		r += hot(10000);
+	return r;
+}
+
+static int forked(double secs)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return 3;
+	if (!pid)
+		_exit(spin_in(hot_b, secs) == 1);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return 3;
+	spin_in(hot_a, secs);
+	return WEXITSTATUS(st);
+}
+
+static int dso(const char *so, double secs)
+{
+	unsigned long (*hot)(unsigned long);
+	void *h = dlopen(so, RTLD_NOW);
+
+	if (!h) {
+		fprintf(stderr, "%s\n", dlerror());
+		return 3;
+	}
+	hot = (unsigned long (*)(unsigned long))dlsym(h, "hot_dso");
+	if (!hot)
+		return 3;
+	spin_in(hot, secs);
+	return 0;
+}
+
+static int spawn(double secs)
+{
+	char *argv[] = { "true", NULL };
+	pid_t pid;
+	int st;
+
+	if (posix_spawn(&pid, "/bin/true", NULL, NULL, argv, environ) ||
+	    waitpid(pid, &st, 0) != pid)
+		return 3;
+	spin(secs);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int status;
@@ -156,7 +252,16 @@ int main(int argc, char **argv)
 		return signals();
 	if (argc == 2 && !strcmp(argv[1], "self"))
 		self();
+	if (argc == 3 && !strcmp(argv[1], "fork"))
+		return forked(atof(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "dlopen"))
+		return dso(argv[2], atof(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "threads"))
+		return threads(atof(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "spawn"))
+		return spawn(atof(argv[2]));
 	fprintf(stderr, "usage: %s spin SECS [STATUS] | serve | signals | "
-		"self\n", argv[0]);
+		"self | fork SECS | dlopen SO SECS | threads SECS | "
+		"spawn SECS\n", argv[0]);
 	return 2;
 }
