@@ -24,6 +24,7 @@ struct pr_object {
 struct pr {
 	FILE *out;
 	const struct profile *p;	/* merged by object unless per process */
+	const struct profile *orig;	/* as given: its processes' counts */
 	const struct report_opts *o;
 	struct pr_object *objs;
 	uint64_t total;
@@ -39,6 +40,8 @@ static void note_build_id(struct pr_object *po, const struct profile_object *o,
 
 	if (!o->build_id || !po->st)
 		return;
+	if (file == o->path)
+		file = "the file";
 	if (symtab_build_id(po->st, id, sizeof(id)))
 		snprintf(po->note, sizeof(po->note), "%s has no build-id, the "
 			 "profile recorded %s: symbols may be wrong", file,
@@ -214,7 +217,7 @@ static bool shown(const struct pr *r, uint64_t samples)
 
 static void text_process_header(struct pr *r, const size_t *procs)
 {
-	const struct profile *p = r->p;
+	const struct profile *p = r->orig;
 	size_t i, k;
 	uint64_t n;
 
@@ -299,6 +302,7 @@ static void json_header(struct pr *r, const size_t *objs, const size_t *procs,
 	fputs(*sep ? "\n  ],\n  \"processes\": [" : "],\n  \"processes\": [",
 	      out);
 	sep = "";
+	p = r->orig;
 	for (i = 0; i < p->nprocesses; i++) {
 		k = procs[i];
 		n = profile_process_total(p, k);
@@ -498,7 +502,8 @@ static uint64_t *totals_of(const struct profile *p, bool objects)
 
 static int report(struct pr *r, bool per_process)
 {
-	uint64_t *okeys = totals_of(r->p, true), *pkeys = totals_of(r->p, false);
+	uint64_t *okeys = totals_of(r->p, true);
+	uint64_t *pkeys = totals_of(r->orig, false);
 	size_t *objs = NULL, *procs = NULL;
 	enum render_format fmt = r->o->render.format;
 	int ret = -1;
@@ -536,7 +541,7 @@ int profile_report(FILE *out, const struct profile *p,
 		   const char *cmd)
 {
 	struct profile merged = { .rate = 0 };
-	struct pr r = { .out = out, .p = p, .o = o };
+	struct pr r = { .out = out, .p = p, .orig = p, .o = o };
 	int ret;
 
 	if (!per_process) {

@@ -493,7 +493,7 @@ static void csv_summary(FILE *out, const struct rows *r, const struct hist *h,
 {
 	static const char *const empty[] = {
 		[RENDER_FUNCS] = ",,,", [RENDER_LINES] = ",,,,",
-		[RENDER_BINS] = ",",
+		[RENDER_BINS] = ",,",
 	};
 
 	if (r->part->csv_vals)
@@ -692,16 +692,20 @@ static void json(FILE *out, const struct rows *r, const struct hist *h,
 /* A note on what is missing, for the text view; NULL if nothing. */
 static const char *text_note(const struct rows *r,
 			     const struct render_syms *s,
-			     const struct render_opts *o)
+			     const struct render_opts *o, char *buf,
+			     size_t len)
 {
 	if (r->htotal <= 0 || r->unknown < r->htotal)
 		return NULL;
 	if (o->view == RENDER_LINES)
 		return "no line information for any sample (built without "
 		       "-g, or another binary?)";
-	if (o->view == RENDER_FUNCS && !s->nfuncs)
-		return "no function symbols (stripped binary?): every "
-		       "sample is *unknown*; -b shows addresses";
+	if (o->view == RENDER_FUNCS && !s->nfuncs) {
+		snprintf(buf, len, "no function symbols (stripped binary?): "
+			 "every sample is %s; -b shows addresses",
+			 unknown_name(r));
+		return buf;
+	}
 	if (o->view == RENDER_FUNCS)
 		return "no sample falls in a function of the binary: is it "
 		       "the program that was profiled?";
@@ -721,7 +725,7 @@ int render_part(FILE *out, const struct hist *h, const struct render_syms *s,
 	static const struct render_syms none;
 	struct rows r = { .v = NULL };
 	const char *reason, *note;
-	char why[256];
+	char why[256], nbuf[128];
 	int ret;
 
 	if (!s)
@@ -750,7 +754,7 @@ int render_part(FILE *out, const struct hist *h, const struct render_syms *s,
 		qsort(r.v, r.n, sizeof(*r.v), cmp_count);
 	reason = r.total > 0 ? NULL :
 		 render_zero_reason(h, o->ticks, why, sizeof(why));
-	note = text_note(&r, s, o);
+	note = text_note(&r, s, o, nbuf, sizeof(nbuf));
 
 	if (o->format == RENDER_JSON) {
 		json(out, &r, h, o, reason ? reason : note);
