@@ -36,7 +36,7 @@
 #define PROFILE_FILE_MAGIC "profil-ctl-profile"
 #define PROFILE_FILE_VERSION 1
 
-/* Limits of a loader: bins of one range, and the file (uncompressed). */
+/* Limits of a loader: bins in the whole file, and its size (uncompressed). */
 #define PROFILE_FILE_MAX_BINS (1ULL << 26)
 #define PROFILE_FILE_MAX_SIZE (1ULL << 30)
 
