@@ -366,12 +366,10 @@ err:
 	return -1;
 }
 
-int gmon_read_file(const char *path, unsigned int ptr_size, struct hist *h,
-		   char *err, size_t errlen)
+int gmon_read_whole(const char *path, unsigned char **buf, size_t *len,
+		    char *err, size_t errlen)
 {
 	bool is_stdin = !strcmp(path, "-");
-	unsigned char *buf;
-	size_t len;
 	int fd, ret, e;
 
 	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
@@ -379,7 +377,7 @@ int gmon_read_file(const char *path, unsigned int ptr_size, struct hist *h,
 		snprintf(err, errlen, "%s", strerror(errno));
 		return -1;
 	}
-	ret = gmon_slurp(fd, &buf, &len);
+	ret = gmon_slurp(fd, buf, len);
 	e = errno;
 	if (!is_stdin)
 		close(fd);
@@ -390,6 +388,18 @@ int gmon_read_file(const char *path, unsigned int ptr_size, struct hist *h,
 		errno = e;
 		return -1;
 	}
+	return 0;
+}
+
+int gmon_read_file(const char *path, unsigned int ptr_size, struct hist *h,
+		   char *err, size_t errlen)
+{
+	unsigned char *buf;
+	size_t len;
+	int ret, e;
+
+	if (gmon_read_whole(path, &buf, &len, err, errlen))
+		return -1;
 	ret = gmon_read_mem(buf, len, ptr_size, h, err, errlen);
 	e = errno;
 	free(buf);

@@ -39,6 +39,15 @@ int gmon_read_mem(const void *data, size_t len, unsigned int ptr_size,
 		  struct hist *h, char *err, size_t errlen);
 
 /**
+ * gmon_read_whole() - the bytes of @path ("-": standard input), at most
+ * GMON_READ_MAX_FILE, into *@buf (malloc'ed) and *@len
+ *
+ * Return: 0, or -1 with @err set; errno from open(2)/read(2), EFBIG.
+ */
+int gmon_read_whole(const char *path, unsigned char **buf, size_t *len,
+		    char *err, size_t errlen);
+
+/**
  * gmon_read_file() - gmon_read_mem() on the contents of @path ("-":
  * standard input)
  *

@@ -131,13 +131,20 @@ ssize_t profile_process_add(struct profile *p, pid_t pid, pid_t ppid,
 struct profile_count *profile_count_get(struct profile *p, size_t process,
 					size_t object)
 {
-	struct profile_count *c;
 	size_t i;
 
 	for (i = 0; i < p->ncounts; i++)
 		if (p->counts[i].process == process &&
 		    p->counts[i].object == object)
 			return &p->counts[i];
+	return profile_count_add(p, process, object);
+}
+
+struct profile_count *profile_count_add(struct profile *p, size_t process,
+					size_t object)
+{
+	struct profile_count *c;
+
 	if (grow((void **)&p->counts, p->ncounts, sizeof(*c)) < 0)
 		return NULL;
 	c = &p->counts[p->ncounts++];

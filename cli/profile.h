@@ -157,6 +157,16 @@ ssize_t profile_process_add(struct profile *p, pid_t pid, pid_t ppid,
 struct profile_count *profile_count_get(struct profile *p, size_t process,
 					size_t object);
 
+/**
+ * profile_count_add() - append an empty count of (@process, @object)
+ * without looking for one: the caller knows there is none (a loader
+ * that checks the order of its input)
+ * Return: it (valid until the next call that adds), or NULL with errno
+ * ENOMEM.
+ */
+struct profile_count *profile_count_add(struct profile *p, size_t process,
+					size_t object);
+
 /** profile_count_total() - @c's histogram plus its uncovered samples. */
 uint64_t profile_count_total(const struct profile_count *c);
 

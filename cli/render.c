@@ -28,12 +28,26 @@ struct rows {
 	struct row *v;
 	size_t n;
 	double total;		/* every sample, *unknown* included */
+	double htotal;		/* the histogram's samples: not uncovered */
+	double denom;		/* what percentages are of */
 	double unknown;		/* samples no row holds */
 	uint64_t bytes;		/* bytes the histogram covers */
 	bool has_calls;
 	struct attrib attrib;	/* the function view's: its unknown gaps */
 	const struct render_syms *syms;
+	const struct render_part *part;	/* render_part()'s, or a default */
 };
+
+static const char *unknown_name(const struct rows *r)
+{
+	return r->part->unknown ? r->part->unknown : "*unknown*";
+}
+
+/* The uncovered row is shown when there are some, or with -a. */
+static bool show_uncovered(const struct rows *r, const struct render_opts *o)
+{
+	return r->part->uncovered_name && (r->part->uncovered || o->all);
+}
 
 static int rows_add(struct rows *r, const struct row *row)
 {
@@ -90,7 +104,9 @@ static void rows_totals(struct rows *r, const struct hist *h)
 {
 	size_t i;
 
-	r->total = (double)hist_total(h);
+	r->htotal = (double)hist_total(h);
+	r->total = r->htotal + (double)r->part->uncovered;
+	r->denom = r->part->denom > 0 ? r->part->denom : r->total;
 	for (i = 0; i < h->nranges; i++)
 		r->bytes += h->ranges[i].high_pc - h->ranges[i].low_pc;
 }
@@ -254,7 +270,7 @@ const char *render_zero_reason(const struct hist *h,
 }
 
 /* Counts are whole unless a bin was split; show fractions only then. */
-static void put_count(FILE *out, int width, double c)
+void render_put_count(FILE *out, int width, double c)
 {
 	if (c == floor(c) && c < 9007199254740992.0)
 		fprintf(out, "%*.0f", width, c);
@@ -273,7 +289,7 @@ static void put_seconds(FILE *out, int width, const struct hist *h,
 
 static double pct(const struct rows *r, double c)
 {
-	return r->total > 0 ? 100.0 * c / r->total : 0.0;
+	return r->denom > 0 ? 100.0 * c / r->denom : 0.0;
 }
 
 static void text_func_row(FILE *out, const struct rows *r,
@@ -288,7 +304,7 @@ static void text_func_row(FILE *out, const struct rows *r,
 		else
 			fprintf(out, "%16s %8s ", "", "");
 	}
-	put_count(out, 9, c);
+	render_put_count(out, 9, c);
 	fprintf(out, " %6.2f ", pct(r, c));
 	put_seconds(out, 9, h, c);
 	if (r->has_calls) {
@@ -360,17 +376,21 @@ static void text_funcs(FILE *out, const struct rows *r, const struct hist *h,
 			      r->v[i].count /
 			      (double)(r->v[i].end - r->v[i].addr) : 0);
 	if (r->unknown > 0 || o->all)
-		text_func_row(out, r, h, o, "*unknown*", NULL, r->unknown, -1);
+		text_func_row(out, r, h, o, unknown_name(r), NULL, r->unknown,
+			      -1);
 	if (o->verbose)
 		text_gaps(out, r, h, o);
+	if (show_uncovered(r, o))
+		text_func_row(out, r, h, o, r->part->uncovered_name, NULL,
+			      (double)r->part->uncovered, -1);
 	text_func_row(out, r, h, o, "total", NULL, r->total,
 		      r->bytes ? r->total / (double)r->bytes : 0);
 	if (o->gprof && r->attrib.gprof_preceding > 0) {
 		fputs("# gprof would charge ", out);
-		put_count(out, 0, r->attrib.gprof_preceding);
-		fprintf(out, " of the *unknown* samples (%.2f%%) to the "
+		render_put_count(out, 0, r->attrib.gprof_preceding);
+		fprintf(out, " of the %s samples (%.2f%%) to the "
 			"function whose entry precedes them%s\n",
-			pct(r, r->attrib.gprof_preceding),
+			unknown_name(r), pct(r, r->attrib.gprof_preceding),
 			o->verbose ? "" : " (-v: where)");
 	}
 }
@@ -384,7 +404,7 @@ static void text_line_row(FILE *out, const struct rows *r,
 		fprintf(out, "%016" PRIx64 " ", row->addr);
 	else if (o->verbose)
 		fprintf(out, "%16s ", "");
-	put_count(out, 9, c);
+	render_put_count(out, 9, c);
 	fprintf(out, " %6.2f ", pct(r, c));
 	put_seconds(out, 9, h, c);
 	if (!row)
@@ -407,11 +427,15 @@ static void text_lines(FILE *out, const struct rows *r, const struct hist *h,
 	for (i = 0; i < r->n; i++)
 		text_line_row(out, r, h, o, NULL, &r->v[i], r->v[i].count);
 	if (r->unknown > 0 || o->all)
-		text_line_row(out, r, h, o, "*unknown*", NULL, r->unknown);
+		text_line_row(out, r, h, o, unknown_name(r), NULL, r->unknown);
+	if (show_uncovered(r, o))
+		text_line_row(out, r, h, o, r->part->uncovered_name, NULL,
+			      (double)r->part->uncovered);
 	text_line_row(out, r, h, o, "total", NULL, r->total);
 }
 
-static void text_bins(FILE *out, const struct rows *r)
+static void text_bins(FILE *out, const struct rows *r,
+		      const struct render_opts *o)
 {
 	size_t i;
 
@@ -420,18 +444,23 @@ static void text_bins(FILE *out, const struct rows *r)
 	for (i = 0; i < r->n; i++) {
 		fprintf(out, "%016" PRIx64 " %016" PRIx64 " ", r->v[i].addr,
 			r->v[i].end);
-		put_count(out, 9, r->v[i].count);
+		render_put_count(out, 9, r->v[i].count);
 		if (r->v[i].func)
 			fprintf(out, "  %s+%#x\n", r->v[i].func, r->v[i].line);
 		else
-			fprintf(out, "  *unknown*\n");
+			fprintf(out, "  %s\n", unknown_name(r));
+	}
+	if (show_uncovered(r, o)) {
+		fprintf(out, "%33s ", "");
+		render_put_count(out, 9, (double)r->part->uncovered);
+		fprintf(out, "  %s\n", r->part->uncovered_name);
 	}
 	fprintf(out, "%33s ", "");
-	put_count(out, 9, r->total);
+	render_put_count(out, 9, r->total);
 	fprintf(out, "  total\n");
 }
 
-static void csv_str(FILE *out, const char *s)
+void render_csv_str(FILE *out, const char *s)
 {
 	if (!s)
 		return;
@@ -451,17 +480,37 @@ static void csv_str(FILE *out, const char *s)
 static void csv_num(FILE *out, const struct rows *r, const struct hist *h,
 		    double c)
 {
-	put_count(out, 0, c);
+	render_put_count(out, 0, c);
 	fprintf(out, ",%.4f,", pct(r, c));
 	if (h->rate)
 		fprintf(out, "%.6f", c / h->rate);
 }
 
-static void csv(FILE *out, const struct rows *r, const struct hist *h,
-		const struct render_opts *o)
+/* A row of no address: *unknown*, the uncovered samples. */
+static void csv_summary(FILE *out, const struct rows *r, const struct hist *h,
+			const struct render_opts *o, const char *name,
+			double c)
 {
-	size_t i;
+	static const char *const empty[] = {
+		[RENDER_FUNCS] = ",,,", [RENDER_LINES] = ",,,,",
+		[RENDER_BINS] = ",,",
+	};
 
+	if (r->part->csv_vals)
+		fputs(r->part->csv_vals, out);
+	if (o->view == RENDER_BINS)
+		fputs(",,", out);
+	render_csv_str(out, name);
+	fputs(empty[o->view], out);
+	csv_num(out, r, h, c);
+	fputs(o->view == RENDER_FUNCS ? ",0\n" : "\n", out);
+}
+
+static void csv_header(FILE *out, const struct rows *r,
+		       const struct render_opts *o)
+{
+	if (r->part->csv_cols)
+		fputs(r->part->csv_cols, out);
 	switch (o->view) {
 	case RENDER_FUNCS:
 		fprintf(out, "function,address,size,count,percent,seconds,"
@@ -476,22 +525,33 @@ static void csv(FILE *out, const struct rows *r, const struct hist *h,
 			"seconds\n");
 		break;
 	}
+}
+
+static void csv(FILE *out, const struct rows *r, const struct hist *h,
+		const struct render_opts *o)
+{
+	const char *vals = r->part->csv_vals ? r->part->csv_vals : "";
+	size_t i;
+
+	if (r->part->csv_header)
+		csv_header(out, r, o);
 	for (i = 0; i < r->n; i++) {
 		const struct row *w = &r->v[i];
 
+		fputs(vals, out);
 		if (o->view == RENDER_FUNCS) {
-			csv_str(out, w->name);
+			render_csv_str(out, w->name);
 			fprintf(out, ",0x%" PRIx64 ",%" PRIu64 ",", w->addr,
 				w->end - w->addr);
 		} else if (o->view == RENDER_LINES) {
-			csv_str(out, w->name);
+			render_csv_str(out, w->name);
 			fprintf(out, ",%u,", w->line);
-			csv_str(out, w->func);
+			render_csv_str(out, w->func);
 			fprintf(out, ",0x%" PRIx64 ",", w->addr);
 		} else {
 			fprintf(out, "0x%" PRIx64 ",0x%" PRIx64 ",", w->addr,
 				w->end);
-			csv_str(out, w->func ? w->func : "*unknown*");
+			render_csv_str(out, w->func ? w->func : unknown_name(r));
 			fprintf(out, ",%u,", w->func ? w->line : 0);
 		}
 		csv_num(out, r, h, w->count);
@@ -499,15 +559,14 @@ static void csv(FILE *out, const struct rows *r, const struct hist *h,
 			fprintf(out, ",%" PRIu64, w->calls);
 		fputc('\n', out);
 	}
-	if (o->view != RENDER_BINS && (r->unknown > 0 || o->all)) {
-		fprintf(out, o->view == RENDER_FUNCS ? "*unknown*,,," :
-			"*unknown*,,,,");
-		csv_num(out, r, h, r->unknown);
-		fprintf(out, o->view == RENDER_FUNCS ? ",0\n" : "\n");
-	}
+	if (o->view != RENDER_BINS && (r->unknown > 0 || o->all))
+		csv_summary(out, r, h, o, unknown_name(r), r->unknown);
+	if (show_uncovered(r, o))
+		csv_summary(out, r, h, o, r->part->uncovered_name,
+			    (double)r->part->uncovered);
 }
 
-static void json_str(FILE *out, const char *s)
+void render_json_str(FILE *out, const char *s)
 {
 	if (!s) {
 		fputs("null", out);
@@ -531,7 +590,7 @@ static void json_num(FILE *out, const struct rows *r, const struct hist *h,
 		     double c)
 {
 	fputs("\"count\": ", out);
-	put_count(out, 0, c);
+	render_put_count(out, 0, c);
 	fprintf(out, ", \"percent\": %.4f, \"seconds\": ", pct(r, c));
 	if (h->rate)
 		fprintf(out, "%.6f", c / h->rate);
@@ -545,20 +604,20 @@ static void json_row(FILE *out, const struct rows *r, const struct hist *h,
 	fputs("    {", out);
 	if (o->view == RENDER_FUNCS) {
 		fputs("\"function\": ", out);
-		json_str(out, w->name);
+		render_json_str(out, w->name);
 		fprintf(out, ", \"address\": %" PRIu64 ", \"size\": %" PRIu64
 			", \"calls\": %" PRIu64 ", ", w->addr,
 			w->end - w->addr, w->calls);
 	} else if (o->view == RENDER_LINES) {
 		fputs("\"file\": ", out);
-		json_str(out, w->name);
+		render_json_str(out, w->name);
 		fprintf(out, ", \"line\": %u, \"function\": ", w->line);
-		json_str(out, w->func);
+		render_json_str(out, w->func);
 		fprintf(out, ", \"address\": %" PRIu64 ", ", w->addr);
 	} else {
 		fprintf(out, "\"low\": %" PRIu64 ", \"high\": %" PRIu64
 			", \"function\": ", w->addr, w->end);
-		json_str(out, w->func);
+		render_json_str(out, w->func);
 		fprintf(out, ", \"offset\": %u, ", w->func ? w->line : 0);
 	}
 	json_num(out, r, h, w->count);
@@ -580,7 +639,7 @@ static void json_gaps(FILE *out, const struct rows *r, const struct hist *h)
 			PRIu64 ", ", i ? "," : "", g->lo, g->hi);
 		json_num(out, r, h, g->count);
 		fputs(", \"after\": ", out);
-		json_str(out, before ? before->name : NULL);
+		render_json_str(out, before ? before->name : NULL);
 		fprintf(out, ", \"offset\": %" PRIu64 "}",
 			before ? g->lo - before->addr : 0);
 	}
@@ -593,8 +652,11 @@ static void json(FILE *out, const struct rows *r, const struct hist *h,
 	static const char *const views[] = { "functions", "lines", "bins" };
 	size_t i;
 
-	fputs("{\n  \"binary\": ", out);
-	json_str(out, h->binary);
+	fputs("{\n  ", out);
+	if (r->part->json_fields)
+		fputs(r->part->json_fields, out);
+	fputs("\"binary\": ", out);
+	render_json_str(out, h->binary);
 	fprintf(out, ",\n  \"rate\": %u,\n  \"view\": \"%s\",\n  \"ranges\": "
 		"[", h->rate, views[o->view]);
 	for (i = 0; i < h->nranges; i++)
@@ -611,6 +673,10 @@ static void json(FILE *out, const struct rows *r, const struct hist *h,
 	json_num(out, r, h, r->unknown);
 	if (o->view == RENDER_FUNCS && o->verbose)
 		json_gaps(out, r, h);
+	if (r->part->uncovered_name) {
+		fputs("},\n  \"uncovered\": {", out);
+		json_num(out, r, h, (double)r->part->uncovered);
+	}
 	fputs("},\n  \"total\": {", out);
 	json_num(out, r, h, r->total);
 	if (o->view == RENDER_FUNCS && o->gprof) {
@@ -618,23 +684,28 @@ static void json(FILE *out, const struct rows *r, const struct hist *h,
 		json_num(out, r, h, r->attrib.gprof_preceding);
 	}
 	fputs("},\n  \"reason\": ", out);
-	json_str(out, reason);
-	fputs("\n}\n", out);
+	render_json_str(out, reason);
+	fputs(r->part->json_fields || r->part->uncovered_name ? "\n}" :
+	      "\n}\n", out);
 }
 
 /* A note on what is missing, for the text view; NULL if nothing. */
 static const char *text_note(const struct rows *r,
 			     const struct render_syms *s,
-			     const struct render_opts *o)
+			     const struct render_opts *o, char *buf,
+			     size_t len)
 {
-	if (r->total <= 0 || r->unknown < r->total)
+	if (r->htotal <= 0 || r->unknown < r->htotal)
 		return NULL;
 	if (o->view == RENDER_LINES)
 		return "no line information for any sample (built without "
 		       "-g, or another binary?)";
-	if (o->view == RENDER_FUNCS && !s->nfuncs)
-		return "no function symbols (stripped binary?): every "
-		       "sample is *unknown*; -b shows addresses";
+	if (o->view == RENDER_FUNCS && !s->nfuncs) {
+		snprintf(buf, len, "no function symbols (stripped binary?): "
+			 "every sample is %s; -b shows addresses",
+			 unknown_name(r));
+		return buf;
+	}
 	if (o->view == RENDER_FUNCS)
 		return "no sample falls in a function of the binary: is it "
 		       "the program that was profiled?";
@@ -644,15 +715,23 @@ static const char *text_note(const struct rows *r,
 int render(FILE *out, const struct hist *h, const struct render_syms *s,
 	   const struct render_opts *o)
 {
+	return render_part(out, h, s, o, NULL);
+}
+
+int render_part(FILE *out, const struct hist *h, const struct render_syms *s,
+		const struct render_opts *o, const struct render_part *part)
+{
+	static const struct render_part whole = { .csv_header = true };
 	static const struct render_syms none;
 	struct rows r = { .v = NULL };
 	const char *reason, *note;
-	char why[256];
+	char why[256], nbuf[128];
 	int ret;
 
 	if (!s)
 		s = &none;
 	r.syms = s;
+	r.part = part ? part : &whole;
 	rows_totals(&r, h);
 	if (o->view == RENDER_FUNCS)
 		ret = build_funcs(&r, h, s, o);
@@ -673,8 +752,9 @@ int render(FILE *out, const struct hist *h, const struct render_syms *s,
 		r.attrib.gprof_preceding = 0;
 	if (o->sort && r.n > 1)
 		qsort(r.v, r.n, sizeof(*r.v), cmp_count);
-	reason = render_zero_reason(h, o->ticks, why, sizeof(why));
-	note = text_note(&r, s, o);
+	reason = r.total > 0 ? NULL :
+		 render_zero_reason(h, o->ticks, why, sizeof(why));
+	note = text_note(&r, s, o, nbuf, sizeof(nbuf));
 
 	if (o->format == RENDER_JSON) {
 		json(out, &r, h, o, reason ? reason : note);
@@ -688,7 +768,7 @@ int render(FILE *out, const struct hist *h, const struct render_syms *s,
 		else if (o->view == RENDER_LINES)
 			text_lines(out, &r, h, o);
 		else
-			text_bins(out, &r);
+			text_bins(out, &r, o);
 	}
 	free(r.v);
 	attrib_free(&r.attrib);

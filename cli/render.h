@@ -94,6 +94,59 @@ int render(FILE *out, const struct hist *h, const struct render_syms *s,
 	   const struct render_opts *o);
 
 /**
+ * struct render_part - what changes when a histogram is one part of a
+ * larger report (one object of a whole-program profile, profile_report.h)
+ * rather than the whole of it
+ * @denom: what percentages are of (all user samples of the profile);
+ *	0: the part's own total
+ * @unknown: the name of the row of samples in no function, and of a
+ *	bin in none ("*unknown*" if NULL)
+ * @uncovered: samples known by object only, not by address: one more
+ *	row named @uncovered_name (when not 0, or with @o->all), counted in
+ *	the total
+ * @uncovered_name: its name
+ * @csv_cols: CSV: the leading columns' names, each followed by a comma
+ *	("pid,comm,"), or NULL
+ * @csv_vals: their values for every row, quoted and comma-terminated
+ * @csv_header: CSV: write the header line
+ * @json_fields: JSON: members written first in the part's object, each
+ *	followed by a comma ("\"pid\": 12, "), or NULL
+ *
+ * JSON: the part is one object without a trailing newline, to go in an
+ * array; it has an "uncovered" member. Text: the table, as render()'s.
+ */
+struct render_part {
+	double denom;
+	const char *unknown;
+	uint64_t uncovered;
+	const char *uncovered_name;
+	const char *csv_cols;
+	const char *csv_vals;
+	bool csv_header;
+	const char *json_fields;
+};
+
+/**
+ * render_part() - render() of @h as part @part (NULL: render() itself)
+ * Return: 0, or -1 with errno (ENOMEM, or the stream's error).
+ */
+int render_part(FILE *out, const struct hist *h, const struct render_syms *s,
+		const struct render_opts *o, const struct render_part *part);
+
+/**
+ * render_csv_str(), render_json_str() - @s quoted for a CSV field (only
+ * if it needs it) or as a JSON string (NULL: nothing, null)
+ */
+void render_csv_str(FILE *out, const char *s);
+void render_json_str(FILE *out, const char *s);
+
+/**
+ * render_put_count() - a count in @width columns: whole unless it is
+ * not (a split bin's share), then with two decimals
+ */
+void render_put_count(FILE *out, int width, double c);
+
+/**
  * render_zero_reason() - why @h has no samples, in one sentence
  * Return: the sentence in @buf, or NULL if @h has samples.
  */

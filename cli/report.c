@@ -14,6 +14,8 @@
 
 #include "ctl.h"
 #include "gmon_read.h"
+#include "profile_file.h"
+#include "profile_report.h"
 #include "report.h"
 #include "symbols.h"
 
@@ -136,24 +138,82 @@ int report_render(const struct hist *h, const struct report_opts *o,
 
 static const struct ctl_option report_options[] = {
 	{ { "file", required_argument, NULL, 'f' }, "GMON",
-	  "the profile (default gmon.out; - is standard input)" },
+	  "the profile: a gmon.out or a saved profile (default gmon.out; "
+	  "- is standard input)" },
 	{ { "exe", required_argument, NULL, 'e' }, "BINARY",
 	  "the program, for its symbols (default a.out)" },
 	REPORT_OPTIONS,
+	{ { "per-process", no_argument, NULL, REPORT_OPT_PER_PROCESS }, NULL,
+	  "a saved profile per process (pid, comm), then per object" },
 	{ { "output", required_argument, NULL, 'o' }, "FILE",
 	  "write there instead of standard output" },
 	{ { "help", no_argument, NULL, 'h' }, NULL, "this help" },
 	{ { NULL, 0, NULL, 0 }, NULL, NULL },
 };
 
+/* Whether the file @path starts as a saved profile does. */
+static bool file_is_saved(const char *path)
+{
+	char head[sizeof(PROFILE_FILE_MAGIC)];
+	FILE *f = fopen(path, "rbe");
+	size_t n;
+
+	if (!f)
+		return false;
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	return profile_file_is_saved(head, n);
+}
+
+/* A saved profile (@len bytes at @data, from @file) rendered or rewritten. */
+static int report_saved(const char *cmd, const char *file, const void *data,
+			size_t len, const struct report_opts *o,
+			bool per_process, const char *output)
+{
+	struct profile p = { .rate = 0 };
+	FILE *out = stdout;
+	char err[512];
+	int ret;
+
+	if (profile_load_mem(data, len, &p, err, sizeof(err))) {
+		ctl_errorf(cmd, "%s: %s", file, err);
+		return CTL_EXIT_FAIL;
+	}
+	if (o->gmon) {
+		ret = profile_write_gmon(output, &p, cmd);
+		goto out;
+	}
+	if (output) {
+		out = fopen(output, "we");
+		if (!out) {
+			ctl_errorf(cmd, "%s: %s", output, strerror(errno));
+			ret = -1;
+			goto out;
+		}
+	}
+	ret = profile_report(out, &p, o, per_process, cmd);
+	if (output && fclose(out) && !ret) {
+		ctl_errorf(cmd, "%s: %s", output, strerror(errno));
+		ret = -1;
+	}
+	if (ret && output)
+		unlink(output);
+out:
+	profile_free(&p);
+	return ret ? CTL_EXIT_FAIL : CTL_EXIT_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *gmon = NULL, *binary = NULL, *output = NULL;
+	bool per_process = false, positional = false;
 	struct hist h = { .rate = 0 };
+	unsigned char *data = NULL;
 	struct symtab *st = NULL;
 	struct report_opts o;
 	char err[512];
 	FILE *out = stdout;
+	size_t len;
 	int c, ret = -1;
 
 	report_opts_init(&o);
@@ -175,6 +235,9 @@ int cmd_report(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case REPORT_OPT_PER_PROCESS:
+			per_process = true;
+			break;
 		case 'h':
 			ctl_help(argv[0], report_options);
 			return CTL_EXIT_OK;
@@ -187,17 +250,42 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	/* gprof's positional form: [BINARY [GMON]]. */
-	if (optind < argc && !binary)
+	if (optind < argc && !binary) {
 		binary = argv[optind++];
+		positional = true;
+	}
 	if (optind < argc && !gmon)
 		gmon = argv[optind++];
 	if (optind < argc)
 		return ctl_usage_error(argv[0], "unexpected argument '%s'",
 				       argv[optind]);
+	/* Or one operand, a saved profile: "report FILE". */
+	if (positional && !gmon && file_is_saved(binary)) {
+		gmon = binary;
+		binary = NULL;
+	}
 	if (report_check_opts(&o, argv[0], output))
 		return CTL_EXIT_USAGE;
 	if (!gmon)
 		gmon = "gmon.out";
+	if (gmon_read_whole(gmon, &data, &len, err, sizeof(err))) {
+		ctl_errorf(argv[0], "%s: %s", gmon, err);
+		return CTL_EXIT_FAIL;
+	}
+	if (profile_file_is_saved(data, len)) {
+		ret = binary ? ctl_usage_error(argv[0], "%s is a saved profile, "
+					       "which names its objects: no "
+					       "BINARY", gmon) :
+			report_saved(argv[0], gmon, data, len, &o,
+				     per_process, output);
+		free(data);
+		return ret;
+	}
+	if (per_process) {
+		free(data);
+		return ctl_usage_error(argv[0], "--per-process: %s is not a "
+				       "saved profile", gmon);
+	}
 	if (!binary && !o.gmon) {
 		/* gprof's default; without it, addresses only. */
 		if (access("a.out", R_OK) == 0)
@@ -219,11 +307,12 @@ int cmd_report(int argc, char **argv)
 		st = symtab_open(binary, err, sizeof(err));
 		if (!st && !o.gmon) {
 			ctl_errorf(argv[0], "%s: %s", binary, err);
+			free(data);
 			return CTL_EXIT_FAIL;
 		}
 	}
-	if (gmon_read_file(gmon, st ? symtab_ptr_size(st) : sizeof(void *),
-			   &h, err, sizeof(err))) {
+	if (gmon_read_mem(data, len, st ? symtab_ptr_size(st) : sizeof(void *),
+			  &h, err, sizeof(err))) {
 		ctl_errorf(argv[0], "%s: %s", gmon, err);
 		goto out;
 	}
@@ -246,6 +335,7 @@ int cmd_report(int argc, char **argv)
 	if (ret && output)
 		unlink(output);
 out:
+	free(data);
 	symtab_close(st);
 	hist_free(&h);
 	return ret ? CTL_EXIT_FAIL : CTL_EXIT_OK;

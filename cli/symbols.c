@@ -342,6 +342,20 @@ const struct sym_func *symtab_funcs(const struct symtab *st, size_t *n)
 	return st->funcs;
 }
 
+int symtab_build_id(const struct symtab *st, char *buf, size_t len)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int n, i;
+
+	n = dwfl_module_build_id(st->mod, &bits, &vaddr);
+	if (n <= 0 || len < 2 * (size_t)n + 1)
+		return -1;
+	for (i = 0; i < n; i++)
+		snprintf(buf + 2 * i, 3, "%02x", bits[i]);
+	return 0;
+}
+
 unsigned int symtab_ptr_size(const struct symtab *st)
 {
 	return st->ptr_size;

@@ -48,6 +48,13 @@ void symtab_close(struct symtab *st);
  */
 const struct sym_func *symtab_funcs(const struct symtab *st, size_t *n);
 
+/**
+ * symtab_build_id() - the file's GNU build-id in lower-case hex into
+ * @buf (@len bytes, room for the NUL included)
+ * Return: 0, or -1 if it has none or @buf is too small.
+ */
+int symtab_build_id(const struct symtab *st, char *buf, size_t len);
+
 /** symtab_ptr_size() - 4 or 8: the ELF class, for gmon_read_*(). */
 unsigned int symtab_ptr_size(const struct symtab *st);
 

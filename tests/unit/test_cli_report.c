@@ -179,7 +179,7 @@ static void test_dispatch(void **state)
 	expect(ctl("--version", NULL), 0, out, "profil-ctl ");
 	expect(ctl("--help", NULL), 0, out, "report ");
 	expect(ctl("help", "report", NULL), 0, out,
-	       "usage: profil-ctl report [options] [BINARY [GMON]]");
+	       "usage: profil-ctl report [options] [BINARY [GMON] | PROFILE]");
 	expect(ctl("help", "help", NULL), 0, out,
 	       "usage: profil-ctl help [COMMAND]");
 	expect(ctl("help", "nope", NULL), 2, err,
@@ -214,7 +214,7 @@ static void test_help(void **state)
 		{ "show", "show [options] PID",
 		  { "-o, --output=FILE", "-a, --all", "--format=FMT" },
 		  "--duration" },
-		{ "report", "report [options] [BINARY [GMON]]",
+		{ "report", "report [options] [BINARY [GMON] | PROFILE]",
 		  { "-f, --file=GMON", "-e, --exe=BINARY", "-b, --bins" },
 		  "--pid" },
 	};

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A shared library for test_cli_profile: functions at the library's
+ * link-time addresses (near 0, as every PIC object has them), which a
+ * whole-program profile charges and whose gmon.out gprof must read.
+ */
+int so_work(int n)
+{
+	int i, s = 0;
+
+	for (i = 0; i < n; i++)
+		s += i * i;
+	return s;
+}
+
+int so_other(int n)
+{
+	return n + 1;
+}
