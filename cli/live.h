@@ -33,7 +33,8 @@
  * @no_inherit: run, attach: not the children
  * @per_process: run, attach: the report by process
  * @json: status: --format=json
- * @output: -o FILE, or NULL for standard output
+ * @output: -o FILE, or NULL for standard output (run, attach: error)
+ * @save: run, attach: --save FILE, the saved profile, or NULL
  * @report: how to show the profile
  */
 struct live_opts {
@@ -47,6 +48,7 @@ struct live_opts {
 	bool per_process;
 	bool json;
 	const char *output;
+	const char *save;
 	struct report_opts report;
 };
 

@@ -20,6 +20,7 @@ enum {
 	LIVE_OPT_KEEP,
 	LIVE_OPT_NO_INHERIT,
 	LIVE_OPT_PER_PROCESS,
+	LIVE_OPT_SAVE,
 };
 
 #define LIVE_MAX_DURATION 1e7	/* seconds; about 116 days */
@@ -41,6 +42,8 @@ static const struct ctl_option live_options[] = {
 	  "only the process itself, not its children" },
 	{ { "per-process", no_argument, NULL, LIVE_OPT_PER_PROCESS }, NULL,
 	  "the report split by process (default: by object)" },
+	{ { "save", required_argument, NULL, LIVE_OPT_SAVE }, "FILE",
+	  "also save the profile there, for report" },
 	REPORT_OPTIONS,
 	{ { "output", required_argument, NULL, 'o' }, "FILE",
 	  "write the report there (run, attach: also to stderr)" },
@@ -70,6 +73,7 @@ static unsigned int live_opt_owner(int c)
 		return LIVE_OPTS_KEEP;
 	case LIVE_OPT_NO_INHERIT:
 	case LIVE_OPT_PER_PROCESS:
+	case LIVE_OPT_SAVE:
 		return LIVE_OPTS_WHOLE;
 	case REPORT_OPT_FORMAT:
 		return LIVE_OPTS_REPORT | LIVE_OPTS_FORMAT;
@@ -130,6 +134,9 @@ static int live_parse_one(struct live_opts *o, const char *cmd, int c,
 		return 0;
 	case LIVE_OPT_PER_PROCESS:
 		o->per_process = true;
+		return 0;
+	case LIVE_OPT_SAVE:
+		o->save = arg;
 		return 0;
 	case REPORT_OPT_FORMAT:
 		*format = true;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The report of run and attach: on standard error, so that the program's
- * standard output stays its own; and in -o FILE, in --format.
+ * standard output stays its own, or in -o FILE; in --format (one
+ * gmon.out per object for gmon); the saved profile in --save FILE; and
+ * the kernel's accounting on standard error, last.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -11,25 +13,8 @@
 
 #include "ctl.h"
 #include "live.h"
-
-/* Until the whole-program renderer lands: objects and their shares. */
-static int profile_summary(FILE *out, const struct profile *p)
-{
-	uint64_t total = profile_total(p), n;
-	size_t i;
-
-	fprintf(out, "# %" PRIu64 " user samples at %u Hz; %% of all user "
-		"samples\n", total, p->rate);
-	for (i = 0; i < p->nobjects; i++) {
-		n = profile_object_total(p, i);
-		if (!n)
-			continue;
-		fprintf(out, "%6.2f%% %10" PRIu64 "  %s\n",
-			100.0 * (double)n / (double)total, n,
-			p->objects[i].path);
-	}
-	return ferror(out) ? -1 : 0;
-}
+#include "profile_file.h"
+#include "profile_report.h"
 
 /*
  * The kernel's accounting of the whole run in one line on standard
@@ -49,27 +34,58 @@ static void live_accounting(const char *op, const struct profile *p)
 		a->lost + a->lost_exec, a->lost_exec);
 }
 
+/* Write @p to @path with @fn; a failed file is removed. */
+static int write_file(const char *op, const char *path,
+		      int (*fn)(const char *op, FILE *f,
+				const struct profile *p,
+				const struct live_opts *o),
+		      const struct profile *p, const struct live_opts *o)
+{
+	FILE *f = fopen(path, "we");
+	int ret;
+
+	if (!f) {
+		ctl_errorf(op, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	ret = fn(op, f, p, o);
+	if (fclose(f) && !ret)
+		ret = -1;
+	if (ret) {
+		ctl_errorf(op, "%s: %s", path, strerror(errno));
+		unlink(path);
+	}
+	return ret;
+}
+
+static int render_to(const char *op, FILE *f, const struct profile *p,
+		     const struct live_opts *o)
+{
+	return profile_report(f, p, &o->report, o->per_process, op);
+}
+
+static int save_to(const char *op, FILE *f, const struct profile *p,
+		   const struct live_opts *o)
+{
+	(void)op;
+	(void)o;
+	return profile_save(f, p);
+}
+
 int live_profile_report(const char *op, const struct profile *p,
 			const struct live_opts *o)
 {
-	FILE *out;
-	int ret;
+	int ret = 0;
 
-	ret = profile_summary(stderr, p);
-	live_accounting(op, p);
-	if (!o->output)
-		return ret;
-	out = fopen(o->output, "we");
-	if (!out) {
-		ctl_errorf(op, "%s: %s", o->output, strerror(errno));
-		return -1;
-	}
-	ret = profile_summary(out, p);
-	if (fclose(out) && !ret)
+	if (o->report.gmon)
+		ret = profile_write_gmon(o->output, p, op);
+	else if (o->output)
+		ret = write_file(op, o->output, render_to, p, o);
+	else
+		ret = profile_report(stderr, p, &o->report, o->per_process,
+				     op);
+	if (o->save && write_file(op, o->save, save_to, p, o))
 		ret = -1;
-	if (ret) {
-		ctl_errorf(op, "%s: %s", o->output, strerror(errno));
-		unlink(o->output);
-	}
+	live_accounting(op, p);
 	return ret;
 }
