@@ -699,7 +699,7 @@ static int attach_threads(struct trace *t, struct tproc *p)
 		added = false;
 		dir = opendir(path);
 		if (!dir)
-			return -errno;
+			return errno == ENOENT ? -ESRCH : -errno;
 		while ((d = readdir(dir))) {
 			tid = (pid_t)atoi(d->d_name);
 			if (tid <= 0 || task_find(t, tid))

@@ -122,43 +122,140 @@ static int exit_code(int st)
 	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* The count of @func in a --format=csv function table; -1 if absent. */
-static double csv_count(const char *csv, const char *func)
+/*
+ * A --format=csv function table: '#' lines (the totals header) skipped,
+ * columns found by name in its header line, so that the single-binary
+ * table of show and the whole-program table of run and attach (pid, comm,
+ * object, build_id first) read alike. Rows with another number of
+ * fields (the accounting line on stderr) are not rows.
+ */
+struct csv_cols {
+	int fields, function, count, pid;
+};
+
+static int csv_field(const char *line, int idx, char *buf, size_t len)
 {
-	size_t len = strlen(func);
+	size_t n = 0;
+	int i = 0;
+
+	for (; *line && *line != '\n'; line++) {
+		if (*line == ',') {
+			i++;
+			continue;
+		}
+		if (i == idx && n + 1 < len)
+			buf[n++] = *line;
+	}
+	buf[n] = '\0';
+	return i + 1;	/* the number of fields */
+}
+
+static const char *csv_header(const char *csv, struct csv_cols *c)
+{
+	char name[64];
 	const char *line;
+	int i;
 
 	for (line = csv; line && *line; line = strchr(line, '\n'),
 	     line = line ? line + 1 : NULL) {
-		const char *p = line;
-		int commas = 0;
-
-		if (strncmp(line, func, len) || line[len] != ',')
+		if (*line == '#' || !strstr(line, "function,"))
 			continue;
-		while (*p && commas < 3)
-			commas += *p++ == ',';
-		return strtod(p, NULL);
+		c->function = c->count = c->pid = -1;
+		c->fields = csv_field(line, 0, name, sizeof(name));
+		for (i = 0; i < c->fields; i++) {
+			csv_field(line, i, name, sizeof(name));
+			if (!strcmp(name, "function"))
+				c->function = i;
+			else if (!strcmp(name, "count"))
+				c->count = i;
+			else if (!strcmp(name, "pid"))
+				c->pid = i;
+		}
+		return strchr(line, '\n');
 	}
-	return -1;
+	return NULL;
+}
+
+/*
+ * The count of @func in rows of process @pid (0: any), summed over the
+ * objects and processes it appears in; -1 if absent.
+ */
+static double csv_count_pid(const char *csv, const char *func, pid_t pid)
+{
+	const char *line;
+	struct csv_cols c;
+	double sum = -1;
+	char f[256];
+
+	line = csv_header(csv, &c);
+	for (; line && line[1]; line = strchr(line + 1, '\n')) {
+		if (csv_field(line + 1, 0, f, sizeof(f)) != c.fields ||
+		    line[1] == '#')
+			continue;
+		csv_field(line + 1, c.function, f, sizeof(f));
+		if (strcmp(f, func))
+			continue;
+		if (pid && c.pid >= 0) {
+			csv_field(line + 1, c.pid, f, sizeof(f));
+			if (atoi(f) != pid)
+				continue;
+		}
+		csv_field(line + 1, c.count, f, sizeof(f));
+		sum = (sum < 0 ? 0 : sum) + strtod(f, NULL);
+	}
+	return sum;
+}
+
+static double csv_count(const char *csv, const char *func)
+{
+	return csv_count_pid(csv, func, 0);
 }
 
 /* Sum of the counts of a --format=csv function table. */
 static double csv_total(const char *csv)
 {
-	const char *line = strchr(csv, '\n');
+	const char *line;
+	struct csv_cols c;
 	double sum = 0;
+	char f[256];
 
-	while (line && line[1]) {
-		const char *p = ++line;
-		int commas = 0;
-
-		while (*p && *p != '\n' && commas < 3)
-			commas += *p++ == ',';
-		if (commas == 3)
-			sum += strtod(p, NULL);
-		line = strchr(line, '\n');
+	line = csv_header(csv, &c);
+	for (; line && line[1]; line = strchr(line + 1, '\n')) {
+		if (line[1] == '#' ||
+		    csv_field(line + 1, 0, f, sizeof(f)) != c.fields)
+			continue;
+		csv_field(line + 1, c.count, f, sizeof(f));
+		sum += strtod(f, NULL);
 	}
 	return sum;
+}
+
+/* The pids of rows with @func, at most @n of them, distinct. */
+static int csv_pids(const char *csv, const char *func, pid_t *pids, int n)
+{
+	const char *line;
+	struct csv_cols c;
+	char f[256];
+	int found = 0, i;
+	pid_t pid;
+
+	line = csv_header(csv, &c);
+	for (; line && line[1] && c.pid >= 0;
+	     line = strchr(line + 1, '\n')) {
+		if (line[1] == '#' ||
+		    csv_field(line + 1, 0, f, sizeof(f)) != c.fields)
+			continue;
+		csv_field(line + 1, c.function, f, sizeof(f));
+		if (strcmp(f, func))
+			continue;
+		csv_field(line + 1, c.pid, f, sizeof(f));
+		pid = atoi(f);
+		for (i = 0; i < found && pids[i] != pid; i++)
+			;
+		if (i == found && found < n)
+			pids[found++] = pid;
+	}
+	return found;
 }
 
 /* User and system CPU seconds of our waited-for descendants. */
@@ -171,21 +268,24 @@ static double children_cpu(void)
 	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-/* The kernel's accounting, from the line run ends with on stderr. */
+/* The kernel's accounting, from the line run and attach end with. */
 struct accounting {
-	unsigned long long ticks, missed, in_range;
-	unsigned int rate;
+	unsigned long long ticks, missed, user;
+	unsigned int rate, processes;
 };
 
 static int read_accounting(const char *err, struct accounting *a)
 {
-	const char *line = strstr(err, "profil-ctl run: process ");
+	const char *line = strstr(err, "profil-ctl run: ");
 
-	if (!line || !(line = strchr(line + strlen("profil-ctl run: "), ':')))
+	if (!line)
+		line = strstr(err, "profil-ctl attach: ");
+	if (!line || sscanf(strchr(line, ':'), ": %u process", &a->processes)
+	    != 1 || !(line = strchr(strchr(line, ':') + 1, ':')))
 		return -1;
 	return sscanf(line, ": %llu ticks at %u Hz, %llu periods missed "
-		      "(late clock); %llu in the profiled range", &a->ticks,
-		      &a->rate, &a->missed, &a->in_range) == 4 ? 0 : -1;
+		      "(late clock); %llu user samples", &a->ticks,
+		      &a->rate, &a->missed, &a->user) == 4 ? 0 : -1;
 }
 
 /* User CPU seconds @pid has used so far. */
@@ -432,6 +532,13 @@ static bool mapped_in(pid_t pid, uint64_t addr)
 		}							\
 	} while (0)
 
+/* Both hot functions have samples (threads: not in a fixed proportion). */
+#define EXPECT_HOT_SHARES_ANY(csv)					\
+	do {								\
+		EXPECT_GT(csv_count(csv, "hot_a"), 0) TH_LOG("%s", csv); \
+		EXPECT_GT(csv_count(csv, "hot_b"), 0) TH_LOG("%s", csv); \
+	} while (0)
+
 FIXTURE(ctl) {
 	char *out;
 	char *err;
@@ -472,12 +579,14 @@ TEST_F(ctl, run_profiles_two_functions)
 	double cpu = children_cpu(), all;
 	struct accounting acct;
 
+	/* The report goes to stderr: the program's stdout is its own. */
 	ASSERT_EQ(0, exit_code(ctl(args, self->out, self->err)));
+	EXPECT_EQ(0, self->out[0]);
 	cpu = children_cpu() - cpu;
-	all = csv_total(self->out);
+	all = csv_total(self->err);
 	printf("# %.0f samples over %.2f s of CPU time\n%s", all, cpu,
-	       self->out);
-	EXPECT_HOT_SHARES(self->out);
+	       self->err);
+	EXPECT_HOT_SHARES(self->err);
 	/*
 	 * The kernel's accounting covers the 1.0 s of CPU time the program
 	 * spun, in ticks or in periods a late clock missed (a starved vCPU
@@ -489,9 +598,10 @@ TEST_F(ctl, run_profiles_two_functions)
 	ASSERT_EQ(0, read_accounting(self->err, &acct))
 		TH_LOG("no accounting line in: %s", self->err);
 	EXPECT_EQ(1000, acct.rate);
+	EXPECT_EQ(1, acct.processes);
 	EXPECT_GE(acct.ticks + acct.missed, 0.95 * 1.0 * 1000 - 2);
 	EXPECT_LE(acct.ticks + acct.missed, 1.1 * cpu * 1000 + 10);
-	EXPECT_EQ(all, acct.in_range);
+	EXPECT_EQ(all, acct.user);
 }
 
 TEST_F(ctl, run_exit_status_propagates)
@@ -525,24 +635,28 @@ TEST_F(ctl, run_follows_exec)
 
 	snprintf(cmd, sizeof(cmd), "exec %s spin 0.5", work_path());
 	ASSERT_EQ(0, exit_code(ctl(args, self->out, self->err)));
-	EXPECT_GT(csv_count(self->out, "hot_a"), 0);
+	EXPECT_GT(csv_count(self->err, "hot_a"), 0);
 }
 
 TEST_F(ctl, run_gmon_out_for_gprof)
 {
-	char gmon[] = "/tmp/profil_ctl_gmon.XXXXXX", cmd[2 * PATH_MAX];
-	const char *args[] = { "run", "-o", gmon, "--", work_path(), "spin",
-			       "0.5", NULL };
+	char dir[] = "/tmp/profil_ctl_gmon.XXXXXX", gmon[sizeof(dir) + 16];
+	char cmd[3 * PATH_MAX];
+	const char *args[] = { "run", "--format=gmon", "-o", gmon, "--",
+			       work_path(), "spin", "0.5", NULL };
 	FILE *p;
 	size_t n;
-	int fd = mkstemp(gmon);
 
-	ASSERT_LE(0, fd);
-	close(fd);
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(gmon, sizeof(gmon), "%s/gmon.out", dir);
 	ASSERT_EQ(0, exit_code(ctl(args, self->out, self->err)));
-	EXPECT_EQ(0, self->out[0]);	/* the profile went to the file */
+	EXPECT_EQ(0, self->out[0]);	/* the profile went to the files */
+	/* One per object: libc's next to the program's. */
+	snprintf(cmd, sizeof(cmd), "test -s %s.libc.so.6", gmon);
+	EXPECT_EQ(0, system(cmd)) TH_LOG("%s", self->err);
 	if (system("command -v gprof >/dev/null 2>&1")) {
-		unlink(gmon);
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		system(cmd);
 		SKIP(return, "no gprof");
 	}
 	snprintf(cmd, sizeof(cmd), "gprof -b -p %s %s", work_path(), gmon);
@@ -551,10 +665,154 @@ TEST_F(ctl, run_gmon_out_for_gprof)
 	n = fread(self->out, 1, OUT_MAX - 1, p);
 	self->out[n] = '\0';
 	EXPECT_EQ(0, pclose(p));
-	unlink(gmon);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	system(cmd);
 	printf("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "hot_a"));
 	EXPECT_NE(NULL, strstr(self->out, "hot_b"));
+}
+
+/* The library next to the workload, which its "dlopen" mode loads. */
+static const char *dso_path(void)
+{
+	static char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s", work_path());
+	snprintf(strrchr(path, '/') + 1, sizeof(path) - (strrchr(path, '/') +
+		 1 - path), "profil_ctl_dso.so");
+	return path;
+}
+
+/* A fork child is profiled, as itself: --per-process tells them apart. */
+TEST_F(ctl, run_follows_fork)
+{
+	const char *args[] = { "run", "--rate", "1000", "--per-process",
+			       "--format=csv", "--", work_path(), "fork",
+			       "0.4", NULL };
+	pid_t pa[4], pb[4];
+	struct accounting acct;
+	double a, b;
+
+	ASSERT_EQ(0, exit_code(ctl(args, self->out, self->err)));
+	ASSERT_EQ(0, read_accounting(self->err, &acct)) TH_LOG("%s", self->err);
+	EXPECT_EQ(2, acct.processes);
+	/* The parent spun in hot_a, the child in hot_b, as long. */
+	ASSERT_EQ(1, csv_pids(self->err, "hot_a", pa, 4)) TH_LOG("%s", self->err);
+	ASSERT_EQ(1, csv_pids(self->err, "hot_b", pb, 4));
+	EXPECT_NE(pa[0], pb[0]);
+	a = csv_count_pid(self->err, "hot_a", pa[0]);
+	b = csv_count_pid(self->err, "hot_b", pb[0]);
+	printf("# parent %d: hot_a %.0f; child %d: hot_b %.0f\n", pa[0], a,
+	       pb[0], b);
+	EXPECT_GE(a / (a + b), 0.3);
+	EXPECT_LE(a / (a + b), 0.7);
+	EXPECT_EQ(csv_total(self->err), acct.user);
+}
+
+/* --no-inherit: the child is not profiled. */
+TEST_F(ctl, run_no_inherit)
+{
+	const char *args[] = { "run", "--rate", "1000", "--no-inherit",
+			       "--format=csv", "--", work_path(), "fork",
+			       "0.3", NULL };
+	struct accounting acct;
+
+	ASSERT_EQ(0, exit_code(ctl(args, self->out, self->err)));
+	ASSERT_EQ(0, read_accounting(self->err, &acct)) TH_LOG("%s", self->err);
+	EXPECT_EQ(1, acct.processes);
+	EXPECT_GT(csv_count(self->err, "hot_a"), 0);
+	EXPECT_GT(0, csv_count(self->err, "hot_b")) TH_LOG("%s", self->err);
+}
+
+/* A pipeline under sh -c: each of its programs, as a process of its own. */
+TEST_F(ctl, run_pipeline)
+{
+	char cmd[2 * PATH_MAX + 64];
+	const char *args[] = { "run", "--rate", "1000", "--per-process",
+			       "--format=csv", "--", "/bin/sh", "-c", cmd,
+			       NULL };
+	struct accounting acct;
+	pid_t pids[4];
+
+	snprintf(cmd, sizeof(cmd), "%s spin 0.3 | %s spin 0.3", work_path(),
+		 work_path());
+	ASSERT_EQ(0, exit_code(ctl(args, self->out, self->err)));
+	ASSERT_EQ(0, read_accounting(self->err, &acct)) TH_LOG("%s", self->err);
+	EXPECT_GE(acct.processes, 3);	/* sh and both programs */
+	EXPECT_EQ(2, csv_pids(self->err, "hot_a", pids, 4))
+		TH_LOG("%s", self->err);
+}
+
+/*
+ * Code dlopen()ed long after the start is covered by a region of its
+ * own: its function has its samples, few are left uncovered.
+ */
+TEST_F(ctl, run_covers_dlopen)
+{
+	const char *args[] = { "run", "--rate", "1000", "--format=csv", "--",
+			       work_path(), "dlopen", dso_path(), "0.5",
+			       NULL };
+	double hot, uncovered, all;
+
+	ASSERT_EQ(0, exit_code(ctl(args, self->out, self->err)))
+		TH_LOG("%s", self->err);
+	hot = csv_count(self->err, "hot_dso");
+	uncovered = csv_count(self->err,
+			      "[not covered: mapped after profil-ctl last looked]");
+	all = csv_total(self->err);
+	printf("# hot_dso %.0f, not covered %.0f, all %.0f\n", hot,
+	       uncovered, all);
+	EXPECT_GE(hot / all, 0.7) TH_LOG("%s", self->err);
+	/* Looked at every 10 ms at first, 100 ms later: most is covered. */
+	EXPECT_LE(uncovered, 0.2 * (hot + (uncovered > 0 ? uncovered : 0)));
+}
+
+/* Threads that outlive the main thread (pthread_exit()) are read. */
+TEST_F(ctl, run_threads_outlive_main)
+{
+	const char *args[] = { "run", "--rate", "1000", "--format=csv", "--",
+			       work_path(), "threads", "0.3", NULL };
+
+	ASSERT_EQ(0, exit_code(ctl(args, self->out, self->err)))
+		TH_LOG("%s", self->err);
+	EXPECT_HOT_SHARES_ANY(self->err);
+}
+
+/* A vfork child (posix_spawn) shares its parent's memory until it execs. */
+TEST_F(ctl, run_spawn)
+{
+	const char *args[] = { "run", "--rate", "1000", "--format=csv", "--",
+			       work_path(), "spawn", "0.3", NULL };
+	struct accounting acct;
+
+	ASSERT_EQ(0, exit_code(ctl(args, self->out, self->err)))
+		TH_LOG("%s", self->err);
+	ASSERT_EQ(0, read_accounting(self->err, &acct));
+	EXPECT_EQ(2, acct.processes);	/* the program, and true */
+	EXPECT_HOT_SHARES_ANY(self->err);
+}
+
+/* --save writes a profile report reads back, to the same counts. */
+TEST_F(ctl, run_save_and_report)
+{
+	char dir[] = "/tmp/profil_ctl_save.XXXXXX", file[sizeof(dir) + 16];
+	char cmd[sizeof(dir) + 16];
+	const char *args[] = { "run", "--rate", "1000", "--format=csv",
+			       "--save", file, "--", work_path(), "spin",
+			       "0.3", NULL };
+	const char *report[] = { "report", "--format=csv", file, NULL };
+	double a;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/p.prof", dir);
+	ASSERT_EQ(0, exit_code(ctl(args, self->out, self->err)));
+	a = csv_count(self->err, "hot_a");
+	EXPECT_GT(a, 0);
+	EXPECT_EQ(0, exit_code(ctl(report, self->out, self->err)))
+		TH_LOG("%s", self->err);
+	EXPECT_EQ(a, csv_count(self->out, "hot_a")) TH_LOG("%s", self->out);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	system(cmd);
 }
 
 /* attach for a duration; the target runs on, unharmed, buffer unmapped. */
@@ -570,7 +828,7 @@ TEST_F(ctl, attach_for_a_duration)
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
 	ASSERT_TRUE(burn(pid, 0.1));
 	EXPECT_EQ(0, exit_code(ctl(args, self->out, self->err)));
-	EXPECT_HOT_SHARES(self->out);
+	EXPECT_HOT_SHARES(self->err);
 	/* Stopped by request, and its buffer is gone from the target. */
 	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
 	EXPECT_EQ(PROFIL_STATE_STOPPED, st.state);
@@ -598,7 +856,7 @@ TEST_F(ctl, attach_until_exit)
 	ASSERT_LT(0, pid);
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
 	EXPECT_EQ(0, exit_code(ctl(args, self->out, self->err)));
-	EXPECT_GT(csv_count(self->out, "hot_a"), 0);
+	EXPECT_GT(csv_count(self->err, "hot_a"), 0);
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	EXPECT_TRUE(WIFEXITED(st));
 	EXPECT_EQ(0, WEXITSTATUS(st));
@@ -686,6 +944,8 @@ TEST_F(ctl, bad_options)
 		  "--bin-bytes" },
 		{ { "run", "--bin-bytes", "262144", "--", "true", NULL },
 		  "--bin-bytes" },
+		{ { "run", "--bin-bytes", "2", "--", "true", NULL },
+		  "u32 bins of 4 bytes" },
 		{ { "run", "--format=gmon", "--", "true", NULL },
 		  "--format=gmon needs -o FILE" },
 		{ { "run", "--format=xml", "--", "true", NULL }, "xml" },
@@ -825,7 +1085,7 @@ TEST_F(ctl, attach_as_nobody)
 	ASSERT_TRUE(burn(pid, 0.1));
 	EXPECT_EQ(0, exit_code(ctl_nobody(&self->stage, args, self->out,
 					  self->err)));
-	EXPECT_HOT_SHARES(self->out);
+	EXPECT_HOT_SHARES(self->err);
 	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
 	EXPECT_EQ(PROFIL_STATE_STOPPED, st.state);
 	EXPECT_EQ(PROFIL_STOP_REQUEST, st.reason);
