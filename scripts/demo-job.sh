@@ -30,5 +30,25 @@ echo "   per function, at 1000 Hz"
 busy=${BUSY_BIN:-$TOP/build/demo/busy}
 "$TOP/cli/profil-ctl" run --rate 1000 -- "$busy"
 echo
-echo "== the same, per source line, most samples first"
-"$TOP/cli/profil-ctl" run --rate 1000 --lines --sort -- "$busy" | head -12
+echo "== the same, per source line, most samples first (the report is on"
+echo "   stderr: the program's stdout stays its own)"
+"$TOP/cli/profil-ctl" run --rate 1000 --lines --sort -- "$busy" \
+	>/dev/null 2>"$OUT/lines.txt"
+head -24 "$OUT/lines.txt"
+
+echo
+echo "== a whole program: a shell pipeline of Debian's own binaries, every"
+echo "   process and every object (program, ld.so, libc, liblzma, vDSO),"
+echo "   per process, most samples first; the head of the report"
+cd "$OUT"
+seq 1 200000 >numbers
+"$TOP/cli/profil-ctl" run --rate 1000 --per-process --sort \
+	--save pipeline.profile -- \
+	sh -c 'sort -R numbers | sort -n | xz -3 | wc -c' 2>pipeline.txt
+head -40 pipeline.txt
+tail -1 pipeline.txt
+echo
+echo "== profil-ctl report on the saved profile, merged by object, the header"
+"$TOP/cli/profil-ctl" report pipeline.profile >report.txt
+sed -n '1,/^$/p' report.txt
+
