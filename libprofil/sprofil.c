@@ -152,11 +152,12 @@ static int pf_sprofil_locked(struct pf_nl *nl, void *arg)
 PROFIL_EXPORT int sprofil(struct prof *profp, int profcnt, struct timeval *tvp,
 			  unsigned int flags)
 {
-	struct pf_sprofil s = { .rate = pf_profil_env_rate() };
 	int err = errno, ret;
+	struct pf_sprofil s = { NULL, 0, 0 };
 	long t;
 
 	pf_err_clear();
+	s.rate = pf_profil_env_rate();	/* sets errno */
 	if (pf_sprofil_set(profp, profcnt, flags, &s.set) < 0)
 		return -1;
 	ret = pf_shared_run(pf_sprofil_locked, &s);
