@@ -81,6 +81,11 @@ int pf_regions_parse(const struct nlmsghdr *nlh, struct profil_regions *r);
 int pf_regions_parse_rules(const struct nlmsghdr *nlh,
 			   struct profil_regions *r);
 
+/* session.c: a START carrying the set @r, its counter and its mode. */
+int pf_nl_start_regions(struct pf_nl *nl, pid_t pid,
+			const struct profil_regions *r, uint32_t rate,
+			uint32_t flags);
+
 /* Builds the attributes of a START request from @p. */
 void pf_nl_put_params(struct nlmsghdr *nlh, const struct profil_params *p);
 
@@ -92,6 +97,15 @@ uint32_t pf_rate_effective(int rate);
 /* profil() proper, also used by moncontrol() and monitor(). */
 int pf_profil(unsigned short *buf, size_t bufsiz, size_t offset,
 	      unsigned int scale);
+/*
+ * Runs @fn on profil()'s shared socket, opened and resolved, under its
+ * lock, so that the drop-ins' round trips never interleave. A bare ENOENT
+ * from @fn (no extack: the family went away) resolves again and runs @fn
+ * once more. Return: @fn's value, or -1 with errno ENOSYS when the family
+ * does not exist, or another errno of the socket.
+ */
+typedef int (*pf_shared_fn)(struct pf_nl *nl, void *arg);
+int pf_shared_run(pf_shared_fn fn, void *arg);
 /* Drops the shared socket (tests, and after fork). */
 void pf_profil_reset(void);
 /*

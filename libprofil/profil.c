@@ -127,6 +127,32 @@ static int pf_start_locked(const struct profil_params *p, bool off)
 	return -1;
 }
 
+int pf_shared_run(pf_shared_fn fn, void *arg)
+{
+	int attempt, ret = -1, err;
+
+	pf_profil_atfork();
+	pthread_mutex_lock(&pf_lock);
+	for (attempt = 0; attempt < 2; attempt++) {
+		if (pf_shared_get() < 0) {
+			if (errno == ENOENT || errno == EPROTONOSUPPORT ||
+			    errno == EAFNOSUPPORT)
+				pf_err_set(ENOSYS, profil_last_extack());
+			ret = -1;
+			break;
+		}
+		ret = fn(&pf_shared, arg);
+		if (ret == 0 || errno != ENOENT || profil_last_extack())
+			break;
+		/* A bare ENOENT: the family went away; resolve again. */
+		pf_nl_close(&pf_shared);
+	}
+	err = errno;
+	pthread_mutex_unlock(&pf_lock);
+	errno = err;
+	return ret;
+}
+
 int pf_profil(unsigned short *buf, size_t bufsiz, size_t offset,
 	      unsigned int scale)
 {

@@ -7,10 +7,10 @@
  * The wire protocol is <linux/profil.h>; its constants (PROFIL_F_*,
  * PROFIL_STATE_*, PROFIL_STOP_*, PROFIL_RATE_*) are used here unchanged.
  *
- * profil() itself is declared by glibc's <unistd.h>, and monstartup() and
- * _mcleanup() by <sys/gmon.h>; libprofil defines them with the same
- * prototypes, so programs linked with -lprofil get the kernel-driven
- * versions without source changes.
+ * profil() itself is declared by glibc's <unistd.h>, sprofil() by
+ * <sys/profil.h>, and monstartup() and _mcleanup() by <sys/gmon.h>;
+ * libprofil defines them with the same prototypes, so programs linked
+ * with -lprofil get the kernel-driven versions without source changes.
  */
 #ifndef LIBPROFIL_PROFIL_H
 #define LIBPROFIL_PROFIL_H

@@ -307,8 +307,8 @@ PROFIL_EXPORT int profil_event_read(struct profil_handle *h,
 }
 
 /* A request carrying @r, in a buffer of its own size: free() it after. */
-static struct nlmsghdr *pf_regions_request(struct profil_handle *h,
-					   uint8_t cmd, pid_t pid,
+static struct nlmsghdr *pf_regions_request(struct pf_nl *nl, uint8_t cmd,
+					   pid_t pid,
 					   const struct profil_regions *r)
 {
 	struct nlmsghdr *nlh;
@@ -323,24 +323,21 @@ static struct nlmsghdr *pf_regions_request(struct profil_handle *h,
 		pf_err_set(ENOMEM, NULL);
 		return NULL;
 	}
-	nlh = pf_nl_request_in(&h->nl, buf, cmd, NLM_F_ACK);
+	nlh = pf_nl_request_in(nl, buf, cmd, NLM_F_ACK);
 	if (pid)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, (uint32_t)pid);
 	pf_regions_put(nlh, r);
 	return nlh;
 }
 
-PROFIL_EXPORT int profil_session_start_regions(struct profil_handle *h,
-					       pid_t pid,
-					       const struct profil_regions *r,
-					       uint32_t rate, uint32_t flags)
+int pf_nl_start_regions(struct pf_nl *nl, pid_t pid,
+			const struct profil_regions *r, uint32_t rate,
+			uint32_t flags)
 {
 	struct nlmsghdr *nlh;
 	int ret;
 
-	if (pf_check_handle(h) < 0)
-		return -1;
-	nlh = pf_regions_request(h, PROFIL_CMD_START, pid, r);
+	nlh = pf_regions_request(nl, PROFIL_CMD_START, pid, r);
 	if (!nlh)
 		return -1;
 	mnl_attr_put_u32(nlh, PROFIL_ATTR_COUNTER, profil_regions_counter(r));
@@ -349,9 +346,19 @@ PROFIL_EXPORT int profil_session_start_regions(struct profil_handle *h,
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, rate);
 	if (flags)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_FLAGS, flags);
-	ret = pf_nl_talk(&h->nl, nlh, NULL, NULL);
+	ret = pf_nl_talk(nl, nlh, NULL, NULL);
 	free(nlh);
 	return ret;
+}
+
+PROFIL_EXPORT int profil_session_start_regions(struct profil_handle *h,
+					       pid_t pid,
+					       const struct profil_regions *r,
+					       uint32_t rate, uint32_t flags)
+{
+	if (pf_check_handle(h) < 0)
+		return -1;
+	return pf_nl_start_regions(&h->nl, pid, r, rate, flags);
 }
 
 PROFIL_EXPORT int profil_session_add_regions(struct profil_handle *h,
@@ -363,7 +370,7 @@ PROFIL_EXPORT int profil_session_add_regions(struct profil_handle *h,
 
 	if (pf_check_handle(h) < 0)
 		return -1;
-	nlh = pf_regions_request(h, PROFIL_CMD_ADD_REGIONS, pid, r);
+	nlh = pf_regions_request(&h->nl, PROFIL_CMD_ADD_REGIONS, pid, r);
 	if (!nlh)
 		return -1;
 	ret = pf_nl_talk(&h->nl, nlh, NULL, NULL);

@@ -41,8 +41,9 @@ static struct mock_dgram dgrams[MOCK_SLOTS];
 static unsigned int dgrams_used;
 static struct mock_attr attr_lists[64][16];
 static unsigned int attr_lists_used;
+/* Room for the largest request: a set of PROFIL_REGIONS_MAX regions. */
 static union {
-	unsigned char bytes[32768];
+	unsigned char bytes[262144];
 	uint64_t align;
 } last_req;
 static unsigned int last_seq, last_portid;

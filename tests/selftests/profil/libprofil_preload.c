@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * An unmodified glibc program (this one links no libprofil) calls profil();
- * with LD_PRELOAD=libprofil.so.1 and PROFIL_HZ the kernel counts instead of
- * glibc's SIGPROF handler. The program re-executes itself with that
+ * An unmodified glibc program (this one links no libprofil) calls profil()
+ * and sprofil(); with LD_PRELOAD=libprofil.so.1 and PROFIL_HZ the kernel
+ * counts instead of glibc's SIGPROF handler (both are unversioned in
+ * libprofil, so they beat profil@GLIBC_2.2.5 and sprofil@GLIBC_2.2.5). The program re-executes itself with that
  * environment; LIBPROFIL_SO, set at build time, locates the library.
  */
 #define _GNU_SOURCE
@@ -12,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/profil.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,6 +60,8 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	unsigned long sum = 0;
 	unsigned short *buf;
+	struct timeval tv = { 0, 0 };
+	struct prof p;
 
 	(void)argc;
 	if (!preloaded()) {
@@ -79,7 +84,7 @@ int main(int argc, char **argv)
 			ksft_exit_skip("profil.ko not loaded\n");
 		ksft_exit_fail_msg("profil: %s\n", strerror(errno));
 	}
-	ksft_set_plan(2);
+	ksft_set_plan(4);
 	spin(0.3);
 	/* glibc's profil() would have installed a SIGPROF handler. */
 	sigaction(SIGPROF, NULL, &sa);
@@ -90,5 +95,21 @@ int main(int argc, char **argv)
 		sum += buf[i];
 	ksft_print_msg("%lu ticks counted\n", sum);
 	ksft_test_result(sum > 20, "the kernel counted ticks\n");
+
+	/* sprofil(): on, then off by a second call; u32 counters. */
+	memset(buf, 0, n * 2);
+	p = (struct prof){ buf, n * 2, low, 0x8000 };
+	if (sprofil(&p, 1, &tv, PROF_UINT) < 0)
+		ksft_exit_fail_msg("sprofil: %s\n", strerror(errno));
+	spin(0.3);
+	sigaction(SIGPROF, NULL, &sa);
+	ksft_test_result(sa.sa_handler == SIG_DFL && tv.tv_usec == 1000,
+			 "sprofil: SIGPROF left alone, a 1000 us period\n");
+	if (sprofil(&p, 1, NULL, PROF_UINT) < 0)
+		ksft_exit_fail_msg("sprofil off: %s\n", strerror(errno));
+	for (i = 0, sum = 0; i < n / 2; i++)
+		sum += ((unsigned int *)buf)[i];
+	ksft_print_msg("sprofil: %lu ticks counted\n", sum);
+	ksft_test_result(sum > 20, "sprofil: the kernel counted ticks\n");
 	ksft_finished();
 }
