@@ -220,7 +220,8 @@ struct profil_thread {
  *	@params
  * @on_tick_clock: the session holds a profil_tick_clock_get() reference
  * @write_mutex: serialises deferred writes against stop and restart, so
- *	that nothing is written once a stop request has returned
+ *	that nothing is written once a stop request has returned; held
+ *	only with page faults disabled, never across a fault
  * @threads: list of struct profil_thread, RCU for lockless readers
  * @hnode: entry in the session table
  * @teardown_work: releases the perf events after a stop

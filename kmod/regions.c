@@ -447,7 +447,9 @@ int profil_session_add_regions(struct profil_session *s,
 	struct profil_regions *rs;
 	int err;
 
-	mutex_lock(&s->mutex);
+	err = mutex_lock_killable(&s->mutex);
+	if (err)
+		return err;
 	old = rcu_dereference_protected(s->params, lockdep_is_held(&s->mutex));
 	err = -ENOENT;
 	if (!profil_session_is_active(s)) {
