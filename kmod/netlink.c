@@ -61,11 +61,38 @@ static const struct nla_policy profil_target_policy[PROFIL_ATTR_PID + 1] = {
 
 static struct genl_family profil_family;
 
+/*
+ * The dumpability half of PTRACE_MODE_READ_REALCREDS, on the process's
+ * address space: taken from any thread, since a thread-group leader that
+ * called pthread_exit() is a zombie without one while the others run. A
+ * process none of whose threads has one any more has exited: only a
+ * caller capable over its credentials' namespace (@tcred) sees it.
+ * Context: rcu_read_lock() held, which keeps @tcred.
+ */
+static bool profil_may_access_mm(struct task_struct *task,
+				 const struct cred *tcred)
+{
+	struct mm_struct *mm = NULL;
+	struct task_struct *t;
+	bool ok = false;
+
+	for_each_thread(task, t) {
+		task_lock(t);
+		mm = t->mm;
+		if (mm)
+			ok = get_dumpable(mm) == SUID_DUMP_USER ||
+			     ns_capable(mm->user_ns, CAP_SYS_PTRACE);
+		task_unlock(t);
+		if (mm)
+			return ok;
+	}
+	return ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
+}
+
 /* PTRACE_MODE_READ_REALCREDS without the LSM hook, which is not exported. */
 static bool profil_may_access(struct task_struct *task)
 {
 	const struct cred *cred = current_cred(), *tcred;
-	struct mm_struct *mm;
 	bool ok;
 
 	if (same_thread_group(task, current))
@@ -79,15 +106,15 @@ static bool profil_may_access(struct task_struct *task)
 	      gid_eq(cred->gid, tcred->sgid) &&
 	      gid_eq(cred->gid, tcred->gid)) ||
 	     ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
+	/*
+	 * Dumpability after the credentials, as __ptrace_may_access(): a
+	 * process that drops privileges becomes non-dumpable first. Pairs
+	 * with the write barrier in commit_creds().
+	 */
+	smp_rmb();
+	if (ok)
+		ok = profil_may_access_mm(task, tcred);
 	rcu_read_unlock();
-	if (!ok)
-		return false;
-
-	task_lock(task);
-	mm = task->mm;
-	ok = !mm || get_dumpable(mm) == SUID_DUMP_USER ||
-	     ns_capable(mm->user_ns, CAP_SYS_PTRACE);
-	task_unlock(task);
 	return ok;
 }
 
