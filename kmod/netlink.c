@@ -629,13 +629,19 @@ static const struct genl_ops profil_ops[] = {
 	},
 };
 
-/* Stop events carry other users' buffer addresses: listeners need privilege. */
+/*
+ * Stop events carry other users' buffer addresses: listeners need
+ * CAP_NET_ADMIN. Headers without the flag (before 6.7 and its 6.1.y
+ * backport) would leave the group world-readable: no build there.
+ */
+#ifndef GENL_MCAST_CAP_NET_ADMIN
+#error "GENL_MCAST_CAP_NET_ADMIN missing: the events group would be world-readable"
+#endif
+
 static const struct genl_multicast_group profil_mcgrps[] = {
 	[PROFIL_NLGRP_EVENTS] = {
 		.name = PROFIL_MCGRP_EVENTS,
-#ifdef GENL_MCAST_CAP_NET_ADMIN
 		.flags = GENL_MCAST_CAP_NET_ADMIN,
-#endif
 	},
 };
 
