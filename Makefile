@@ -15,8 +15,9 @@
 #   make bench            cost per sample and idle cost, under -icount
 #   make fuzz             nl_fuzz with PROFIL_FUZZ_N (10^6) messages
 #   make fuzz-gmon        profil-ctl's gmon.out reader, FUZZ_SECS (600) s
-#   make style            checkpatch, bad-input matrix, clang-format, no build
-#                         without GENL_MCAST_CAP_NET_ADMIN, sparse, W=1
+#   make style            checkpatch, bad-input matrix, clang-format, names
+#                         the docs use, no build without
+#                         GENL_MCAST_CAP_NET_ADMIN, sparse, W=1
 #   make install | clean | distclean
 #   make dkms-install | dkms-uninstall   [DKMS_KVER=release]
 #
@@ -305,6 +306,8 @@ style: $(KSRC)/.stamp
 	 $(TOP)/scripts/check-bad-input.sh || rc=1; \
 	 echo "style: clang-format"; \
 	 clang-format --style=file --dry-run -Werror $(CLANG_FORMAT_FILES) || rc=1; \
+	 echo "style: functions the docs name exist"; \
+	 $(TOP)/scripts/check-doc-names.sh || rc=1; \
 	 echo "style: no build without GENL_MCAST_CAP_NET_ADMIN"; \
 	 $(TOP)/scripts/check-mcast-cap.sh $(GUEST_KDIR) || rc=1; \
 	 echo "style: sparse (C=2)"; \

@@ -2,10 +2,11 @@
 /*
  * profil.ko internals.
  *
- * A session profiles one process (thread group). Each of its threads owns
- * one task-clock perf event whose overflow handler, profil_tick(), runs in
- * hard interrupt context on the profiled thread's own CPU and adds the tick
- * to the u16 counter in the process's buffer.
+ * A session profiles one process (thread group). Each of its threads is
+ * sampled in hard interrupt context on its own CPU: from the scheduler
+ * tick by profil_tick_runtime() at rates up to HZ, above that by
+ * profil_tick_event(), the overflow handler of a task-clock perf event of
+ * its own. Either adds the tick to a counter in the process's buffer.
  */
 #ifndef _PROFIL_H
 #define _PROFIL_H

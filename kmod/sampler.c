@@ -616,7 +616,7 @@ int profil_sampler_set_rate(struct perf_event *event, u32 rate)
  * profil_sampler_release() - stop sampling one thread
  * @event: from profil_sampler_create()
  *
- * Once this returns, profil_tick() no longer runs for @event.
+ * Once this returns, profil_tick_event() no longer runs for @event.
  * Context: process context, may sleep.
  */
 void profil_sampler_release(struct perf_event *event)
