@@ -11,6 +11,8 @@
  * be its tracer.
  * The family lives in the initial network namespace only.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/cred.h>
 #include <linux/pid.h>
 #include <linux/ptrace.h>

@@ -138,7 +138,7 @@ struct profil_stats {
 #define PROFIL_PENDING_SLOTS 8
 
 struct profil_pending {
-	u64 addr; /* user address of the u16 counter */
+	u64 addr; /* user address of the counter */
 	u32 generation; /* params generation the index was computed for */
 	u32 count; /* ticks to add */
 	u32 kind; /* PROFIL_KIND_*: the counter's width and mode */

@@ -26,6 +26,8 @@
  * caller (GFP_KERNEL_ACCOUNT). A session holds one set, and for a moment
  * two while it replaces it.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>

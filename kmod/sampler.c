@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tick: from a clock to a u16 counter in user memory.
+ * The tick: from a clock to a counter in user memory.
  *
  * Two clocks drive the sampling, both counting the thread's own CPU time and
  * both running in hard interrupt context on the thread's CPU with current
@@ -15,6 +15,8 @@
  * where a real fault can be taken. Only a write that fails there turns
  * profiling off.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/module.h>
@@ -67,14 +69,16 @@ static long profil_counter_add_u16(u64 addr, u32 count, bool saturate)
 		return -EFAULT;
 	unsafe_get_user(val, counter, efault);
 	for (;;) {
-		add = profil_counter_step(val, U16_MAX, count, saturate);
+		/* Wrapping: what is added is @count modulo 2^16. */
+		add = (u16)profil_counter_step(val, U16_MAX, count, saturate);
 		if (!add || !atomic || !tries--)
 			break;
-		if (unsafe_try_cmpxchg_user(counter, &val, val + add, efault))
+		if (unsafe_try_cmpxchg_user(counter, &val, (u16)(val + add),
+					    efault))
 			goto done;
 	}
 	if (add)
-		unsafe_put_user(val + add, counter, efault);
+		unsafe_put_user((u16)(val + add), counter, efault);
 done:
 	user_access_end();
 	return saturate ? add : count;

@@ -13,6 +13,8 @@
  * (GFP_KERNEL_ACCOUNT), so a user's profiling counts against the limits of
  * the user's own processes.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/hashtable.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
@@ -821,6 +823,7 @@ int profil_session_start(struct task_struct *leader,
 {
 	struct profil_start_lock *lock;
 	struct profil_session *old, *s;
+	bool restarted = false;
 	int err;
 
 	lock = profil_start_lock(task_tgid(leader));
@@ -831,11 +834,12 @@ int profil_session_start(struct task_struct *leader,
 		err = mutex_lock_killable(&old->mutex);
 		if (err)
 			goto out_put_old;
-		err = -ESTALE;
-		if (profil_session_is_active(old))
+		/* An active session is restarted; a stopped one replaced. */
+		restarted = profil_session_is_active(old);
+		if (restarted)
 			err = profil_session_restart(old, req);
 		mutex_unlock(&old->mutex);
-		if (err != -ESTALE)
+		if (restarted)
 			goto out_put_old;
 	}
 
