@@ -217,6 +217,8 @@ struct profil_thread {
  *	@rescan; taken from tracepoint probes (preemption off, hence raw) and
  *	task_work, never from the tick
  * @rescan: a thread without a record yet cloned while the session started
+ * @quiet: the start that made the session failed: its stop sends no
+ *	notification; set before that stop queues @teardown_work
  * @mutex: protects @threads and @on_tick_clock, serialises changes of
  *	@params
  * @on_tick_clock: the session holds a profil_tick_clock_get() reference
@@ -238,6 +240,7 @@ struct profil_session {
 	int reason;
 	u64 fault_addr;
 	bool rescan;
+	bool quiet;
 	struct profil_stats stats;
 	raw_spinlock_t lock; /* state changes, from any context */
 	struct mutex mutex; /* threads, params changes */

@@ -291,7 +291,9 @@ static void profil_session_teardown(struct work_struct *work)
 	profil_session_use_tick(s, false);
 	mutex_unlock(&s->mutex);
 
-	profil_netlink_notify_stopped(s);
+	/* queue_work() ordered the store of @quiet before this. */
+	if (!READ_ONCE(s->quiet))
+		profil_netlink_notify_stopped(s);
 	profil_session_put(s);
 	/* The reference an active session holds on the module. */
 	module_put(THIS_MODULE);
@@ -862,6 +864,8 @@ int profil_session_start(struct task_struct *leader,
 	/* The table owns the initial reference from here on. */
 	err = profil_session_attach_all(s, leader);
 	if (err) {
+		/* Nobody asked for this stop: no STOPPED with reason REQUEST. */
+		WRITE_ONCE(s->quiet, true);
 		profil_session_stop_sync(s, PROFIL_STOP_REQUEST);
 		profil_table_remove(s);
 		goto out_put_old;
