@@ -213,8 +213,10 @@ static int profil_nl_put_stats(struct sk_buff *skb, struct profil_session *s)
 	return 0;
 }
 
+/* @cb: the dump this message is part of, else NULL. */
 static int profil_nl_fill(struct sk_buff *skb, struct profil_session *s,
-			  u32 portid, u32 seq, int flags, u8 cmd)
+			  u32 portid, u32 seq, int flags, u8 cmd,
+			  struct netlink_callback *cb)
 {
 	struct profil_params p;
 	unsigned long irqflags;
@@ -235,6 +237,8 @@ static int profil_nl_fill(struct sk_buff *skb, struct profil_session *s,
 	hdr = genlmsg_put(skb, portid, seq, &profil_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
+	if (cb)
+		genl_dump_check_consistent(cb, hdr);
 	if (nla_put_u32(skb, PROFIL_ATTR_PID, pid_vnr(s->tgid)) ||
 	    nla_put_u64_64bit(skb, PROFIL_ATTR_BUF, p.buf, PROFIL_ATTR_PAD) ||
 	    nla_put_u64_64bit(skb, PROFIL_ATTR_BUFSIZ, p.bufsiz,
@@ -439,7 +443,7 @@ static int profil_nl_get(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		goto out;
 	err = profil_nl_fill(msg, s, info->snd_portid, info->snd_seq, 0,
-			     PROFIL_CMD_GET);
+			     PROFIL_CMD_GET, NULL);
 	if (err) {
 		nlmsg_free(msg);
 		goto out;
@@ -462,17 +466,24 @@ static bool profil_nl_visible(struct profil_session *s)
 	return ok;
 }
 
+/*
+ * The session dump walks the table by position, resuming at cb->args[0].
+ * cb->seq is the table's change count: if a session was inserted or
+ * removed between two parts of the dump, positions moved, and what
+ * follows carries NLM_F_DUMP_INTR.
+ */
 static int profil_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned long pos = cb->args[0], prev;
 	struct profil_session *s;
 	int err = 0;
 
+	cb->seq = profil_session_table_seq();
 	for (prev = pos; (s = profil_session_next(&pos)); prev = pos) {
 		if (profil_nl_visible(s))
 			err = profil_nl_fill(skb, s, NETLINK_CB(cb->skb).portid,
 					     cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					     PROFIL_CMD_GET);
+					     PROFIL_CMD_GET, cb);
 		profil_session_put(s);
 		if (err) {
 			pos = prev;
@@ -589,7 +600,7 @@ void profil_netlink_notify_stopped(struct profil_session *s)
 	msg = genlmsg_new(profil_nl_msg_size(), GFP_KERNEL);
 	if (!msg)
 		return;
-	if (profil_nl_fill(msg, s, 0, 0, 0, PROFIL_CMD_STOPPED)) {
+	if (profil_nl_fill(msg, s, 0, 0, 0, PROFIL_CMD_STOPPED, NULL)) {
 		nlmsg_free(msg);
 		return;
 	}

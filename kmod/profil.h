@@ -258,6 +258,7 @@ int profil_sessions_init(void);
 void profil_sessions_exit(void);
 struct profil_session *profil_session_find(struct pid *tgid);
 struct profil_session *profil_session_next(unsigned long *pos);
+unsigned int profil_session_table_seq(void);
 void profil_session_put(struct profil_session *s);
 bool profil_session_is_active(const struct profil_session *s);
 int profil_session_start(struct task_struct *leader,

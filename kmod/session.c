@@ -37,6 +37,22 @@
  */
 static DEFINE_HASHTABLE(profil_table, PROFIL_TABLE_BITS);
 static DEFINE_RAW_SPINLOCK(profil_table_lock);
+/* Bumped by each insertion and removal, under profil_table_lock; never 0. */
+static unsigned int profil_table_seq = 1;
+
+/* The table's change count, for dumps: genl_dump_check_consistent(). */
+unsigned int profil_session_table_seq(void)
+{
+	return READ_ONCE(profil_table_seq);
+}
+
+/* Caller holds profil_table_lock. */
+static void profil_table_changed(void)
+{
+	unsigned int seq = profil_table_seq + 1;
+
+	WRITE_ONCE(profil_table_seq, seq ?: 1);
+}
 
 /*
  * Threads by task, for the scheduler-tick clock: writers hold
@@ -140,6 +156,7 @@ static void profil_table_remove(struct profil_session *s)
 	raw_spin_lock(&profil_table_lock);
 	if (!hlist_unhashed(&s->hnode)) {
 		hash_del_rcu(&s->hnode);
+		profil_table_changed();
 		removed = true;
 	}
 	raw_spin_unlock(&profil_table_lock);
@@ -160,6 +177,7 @@ static void profil_table_replace(struct profil_session *old,
 
 	raw_spin_lock(&profil_table_lock);
 	hash_add_rcu(profil_table, &s->hnode, (unsigned long)s->tgid);
+	profil_table_changed();
 	if (old && !hlist_unhashed(&old->hnode)) {
 		hash_del_rcu(&old->hnode);
 		removed = true;
