@@ -15,7 +15,9 @@
 #   make bench            cost per sample and idle cost, under -icount
 #   make fuzz             nl_fuzz with PROFIL_FUZZ_N (10^6) messages
 #   make fuzz-gmon        profil-ctl's gmon.out reader, FUZZ_SECS (600) s
-#   make style            checkpatch, bad-input matrix, clang-format, sparse, W=1
+#   make style            checkpatch, bad-input matrix, clang-format, names
+#                         the docs use, no build without
+#                         GENL_MCAST_CAP_NET_ADMIN, sparse, W=1
 #   make install | clean | distclean
 #   make dkms-install | dkms-uninstall   [DKMS_KVER=release]
 #
@@ -304,6 +306,10 @@ style: $(KSRC)/.stamp
 	 $(TOP)/scripts/check-bad-input.sh || rc=1; \
 	 echo "style: clang-format"; \
 	 clang-format --style=file --dry-run -Werror $(CLANG_FORMAT_FILES) || rc=1; \
+	 echo "style: functions the docs name exist"; \
+	 $(TOP)/scripts/check-doc-names.sh || rc=1; \
+	 echo "style: no build without GENL_MCAST_CAP_NET_ADMIN"; \
+	 $(TOP)/scripts/check-mcast-cap.sh $(GUEST_KDIR) || rc=1; \
 	 echo "style: sparse (C=2)"; \
 	 $(MAKE) -C $(GUEST_KDIR) M=$(TOP) C=2 modules >$(BUILD)/sparse.log 2>&1 || rc=1; \
 	 ! grep -E '(warning|error):' $(BUILD)/sparse.log || rc=1; \

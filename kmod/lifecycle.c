@@ -6,6 +6,8 @@
  * fork keeps profiling on in parent and child, exec turns it off, and exit
  * forgets the session. The probes run with preemption disabled.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/binfmts.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>

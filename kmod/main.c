@@ -3,6 +3,8 @@
  * profil.ko: profil(2) for Linux, driven by the kernel's clock instead of
  * SIGPROF.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/init.h>
 #include <linux/module.h>
 #include <net/genetlink.h>

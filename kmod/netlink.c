@@ -11,6 +11,8 @@
  * be its tracer.
  * The family lives in the initial network namespace only.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/cred.h>
 #include <linux/pid.h>
 #include <linux/ptrace.h>
@@ -61,11 +63,38 @@ static const struct nla_policy profil_target_policy[PROFIL_ATTR_PID + 1] = {
 
 static struct genl_family profil_family;
 
+/*
+ * The dumpability half of PTRACE_MODE_READ_REALCREDS, on the process's
+ * address space: taken from any thread, since a thread-group leader that
+ * called pthread_exit() is a zombie without one while the others run. A
+ * process none of whose threads has one any more has exited: only a
+ * caller capable over its credentials' namespace (@tcred) sees it.
+ * Context: rcu_read_lock() held, which keeps @tcred.
+ */
+static bool profil_may_access_mm(struct task_struct *task,
+				 const struct cred *tcred)
+{
+	struct mm_struct *mm = NULL;
+	struct task_struct *t;
+	bool ok = false;
+
+	for_each_thread(task, t) {
+		task_lock(t);
+		mm = t->mm;
+		if (mm)
+			ok = get_dumpable(mm) == SUID_DUMP_USER ||
+			     ns_capable(mm->user_ns, CAP_SYS_PTRACE);
+		task_unlock(t);
+		if (mm)
+			return ok;
+	}
+	return ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
+}
+
 /* PTRACE_MODE_READ_REALCREDS without the LSM hook, which is not exported. */
 static bool profil_may_access(struct task_struct *task)
 {
 	const struct cred *cred = current_cred(), *tcred;
-	struct mm_struct *mm;
 	bool ok;
 
 	if (same_thread_group(task, current))
@@ -79,15 +108,15 @@ static bool profil_may_access(struct task_struct *task)
 	      gid_eq(cred->gid, tcred->sgid) &&
 	      gid_eq(cred->gid, tcred->gid)) ||
 	     ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
+	/*
+	 * Dumpability after the credentials, as __ptrace_may_access(): a
+	 * process that drops privileges becomes non-dumpable first. Pairs
+	 * with the write barrier in commit_creds().
+	 */
+	smp_rmb();
+	if (ok)
+		ok = profil_may_access_mm(task, tcred);
 	rcu_read_unlock();
-	if (!ok)
-		return false;
-
-	task_lock(task);
-	mm = task->mm;
-	ok = !mm || get_dumpable(mm) == SUID_DUMP_USER ||
-	     ns_capable(mm->user_ns, CAP_SYS_PTRACE);
-	task_unlock(task);
 	return ok;
 }
 
@@ -184,8 +213,10 @@ static int profil_nl_put_stats(struct sk_buff *skb, struct profil_session *s)
 	return 0;
 }
 
+/* @cb: the dump this message is part of, else NULL. */
 static int profil_nl_fill(struct sk_buff *skb, struct profil_session *s,
-			  u32 portid, u32 seq, int flags, u8 cmd)
+			  u32 portid, u32 seq, int flags, u8 cmd,
+			  struct netlink_callback *cb)
 {
 	struct profil_params p;
 	unsigned long irqflags;
@@ -206,6 +237,8 @@ static int profil_nl_fill(struct sk_buff *skb, struct profil_session *s,
 	hdr = genlmsg_put(skb, portid, seq, &profil_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
+	if (cb)
+		genl_dump_check_consistent(cb, hdr);
 	if (nla_put_u32(skb, PROFIL_ATTR_PID, pid_vnr(s->tgid)) ||
 	    nla_put_u64_64bit(skb, PROFIL_ATTR_BUF, p.buf, PROFIL_ATTR_PAD) ||
 	    nla_put_u64_64bit(skb, PROFIL_ATTR_BUFSIZ, p.bufsiz,
@@ -410,7 +443,7 @@ static int profil_nl_get(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		goto out;
 	err = profil_nl_fill(msg, s, info->snd_portid, info->snd_seq, 0,
-			     PROFIL_CMD_GET);
+			     PROFIL_CMD_GET, NULL);
 	if (err) {
 		nlmsg_free(msg);
 		goto out;
@@ -433,17 +466,24 @@ static bool profil_nl_visible(struct profil_session *s)
 	return ok;
 }
 
+/*
+ * The session dump walks the table by position, resuming at cb->args[0].
+ * cb->seq is the table's change count: if a session was inserted or
+ * removed between two parts of the dump, positions moved, and what
+ * follows carries NLM_F_DUMP_INTR.
+ */
 static int profil_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned long pos = cb->args[0], prev;
 	struct profil_session *s;
 	int err = 0;
 
+	cb->seq = profil_session_table_seq();
 	for (prev = pos; (s = profil_session_next(&pos)); prev = pos) {
 		if (profil_nl_visible(s))
 			err = profil_nl_fill(skb, s, NETLINK_CB(cb->skb).portid,
 					     cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					     PROFIL_CMD_GET);
+					     PROFIL_CMD_GET, cb);
 		profil_session_put(s);
 		if (err) {
 			pos = prev;
@@ -560,7 +600,7 @@ void profil_netlink_notify_stopped(struct profil_session *s)
 	msg = genlmsg_new(profil_nl_msg_size(), GFP_KERNEL);
 	if (!msg)
 		return;
-	if (profil_nl_fill(msg, s, 0, 0, 0, PROFIL_CMD_STOPPED)) {
+	if (profil_nl_fill(msg, s, 0, 0, 0, PROFIL_CMD_STOPPED, NULL)) {
 		nlmsg_free(msg);
 		return;
 	}
@@ -602,13 +642,19 @@ static const struct genl_ops profil_ops[] = {
 	},
 };
 
-/* Stop events carry other users' buffer addresses: listeners need privilege. */
+/*
+ * Stop events carry other users' buffer addresses: listeners need
+ * CAP_NET_ADMIN. Headers without the flag (before 6.7 and its 6.1.y
+ * backport) would leave the group world-readable: no build there.
+ */
+#ifndef GENL_MCAST_CAP_NET_ADMIN
+#error "GENL_MCAST_CAP_NET_ADMIN missing: the events group would be world-readable"
+#endif
+
 static const struct genl_multicast_group profil_mcgrps[] = {
 	[PROFIL_NLGRP_EVENTS] = {
 		.name = PROFIL_MCGRP_EVENTS,
-#ifdef GENL_MCAST_CAP_NET_ADMIN
 		.flags = GENL_MCAST_CAP_NET_ADMIN,
-#endif
 	},
 };
 

@@ -2,10 +2,11 @@
 /*
  * profil.ko internals.
  *
- * A session profiles one process (thread group). Each of its threads owns
- * one task-clock perf event whose overflow handler, profil_tick(), runs in
- * hard interrupt context on the profiled thread's own CPU and adds the tick
- * to the u16 counter in the process's buffer.
+ * A session profiles one process (thread group). Each of its threads is
+ * sampled in hard interrupt context on its own CPU: from the scheduler
+ * tick by profil_tick_runtime() at rates up to HZ, above that by
+ * profil_tick_event(), the overflow handler of a task-clock perf event of
+ * its own. Either adds the tick to a counter in the process's buffer.
  */
 #ifndef _PROFIL_H
 #define _PROFIL_H
@@ -137,7 +138,7 @@ struct profil_stats {
 #define PROFIL_PENDING_SLOTS 8
 
 struct profil_pending {
-	u64 addr; /* user address of the u16 counter */
+	u64 addr; /* user address of the counter */
 	u32 generation; /* params generation the index was computed for */
 	u32 count; /* ticks to add */
 	u32 kind; /* PROFIL_KIND_*: the counter's width and mode */
@@ -216,11 +217,14 @@ struct profil_thread {
  *	@rescan; taken from tracepoint probes (preemption off, hence raw) and
  *	task_work, never from the tick
  * @rescan: a thread without a record yet cloned while the session started
+ * @quiet: the start that made the session failed: its stop sends no
+ *	notification; set before that stop queues @teardown_work
  * @mutex: protects @threads and @on_tick_clock, serialises changes of
  *	@params
  * @on_tick_clock: the session holds a profil_tick_clock_get() reference
  * @write_mutex: serialises deferred writes against stop and restart, so
- *	that nothing is written once a stop request has returned
+ *	that nothing is written once a stop request has returned; held
+ *	only with page faults disabled, never across a fault
  * @threads: list of struct profil_thread, RCU for lockless readers
  * @hnode: entry in the session table
  * @teardown_work: releases the perf events after a stop
@@ -236,6 +240,7 @@ struct profil_session {
 	int reason;
 	u64 fault_addr;
 	bool rescan;
+	bool quiet;
 	struct profil_stats stats;
 	raw_spinlock_t lock; /* state changes, from any context */
 	struct mutex mutex; /* threads, params changes */
@@ -253,6 +258,7 @@ int profil_sessions_init(void);
 void profil_sessions_exit(void);
 struct profil_session *profil_session_find(struct pid *tgid);
 struct profil_session *profil_session_next(unsigned long *pos);
+unsigned int profil_session_table_seq(void);
 void profil_session_put(struct profil_session *s);
 bool profil_session_is_active(const struct profil_session *s);
 int profil_session_start(struct task_struct *leader,

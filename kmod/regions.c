@@ -26,6 +26,8 @@
  * caller (GFP_KERNEL_ACCOUNT). A session holds one set, and for a moment
  * two while it replaces it.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -447,7 +449,9 @@ int profil_session_add_regions(struct profil_session *s,
 	struct profil_regions *rs;
 	int err;
 
-	mutex_lock(&s->mutex);
+	err = mutex_lock_killable(&s->mutex);
+	if (err)
+		return err;
 	old = rcu_dereference_protected(s->params, lockdep_is_held(&s->mutex));
 	err = -ENOENT;
 	if (!profil_session_is_active(s)) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tick: from a clock to a u16 counter in user memory.
+ * The tick: from a clock to a counter in user memory.
  *
  * Two clocks drive the sampling, both counting the thread's own CPU time and
  * both running in hard interrupt context on the thread's CPU with current
@@ -15,14 +15,18 @@
  * where a real fault can be taken. Only a write that fails there turns
  * profiling off.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/module.h>
+#include <linux/pagemap.h>
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
 #include <linux/random.h>
 #include <asm/irq_regs.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
 
@@ -65,14 +69,16 @@ static long profil_counter_add_u16(u64 addr, u32 count, bool saturate)
 		return -EFAULT;
 	unsafe_get_user(val, counter, efault);
 	for (;;) {
-		add = profil_counter_step(val, U16_MAX, count, saturate);
+		/* Wrapping: what is added is @count modulo 2^16. */
+		add = (u16)profil_counter_step(val, U16_MAX, count, saturate);
 		if (!add || !atomic || !tries--)
 			break;
-		if (unsafe_try_cmpxchg_user(counter, &val, val + add, efault))
+		if (unsafe_try_cmpxchg_user(counter, &val, (u16)(val + add),
+					    efault))
 			goto done;
 	}
 	if (add)
-		unsafe_put_user(val + add, counter, efault);
+		unsafe_put_user((u16)(val + add), counter, efault);
 done:
 	user_access_end();
 	return saturate ? add : count;
@@ -437,13 +443,81 @@ void profil_tick_runtime(void *data, struct task_struct *task, u64 runtime,
 	profil_sample(t, p, regs);
 }
 
+/* Attempts of one deferred write before its ticks are given up. */
+#define PROFIL_WRITE_TRIES 4
+
+/* What became of one deferred write: profil_deferred_one(). */
+enum profil_write {
+	PROFIL_WRITE_ADDED,
+	PROFIL_WRITE_DISCARD,
+	PROFIL_WRITE_FAULT,
+};
+
+/*
+ * Whether the pending write @w may still go to its counter: the session
+ * is active, its parameters are those @w's index was computed for, and
+ * current runs in its address space. Caller holds s->write_mutex.
+ */
+static bool profil_write_live(struct profil_session *s,
+			      const struct profil_pending *w)
+{
+	const struct profil_params *p;
+
+	p = rcu_dereference_protected(s->params,
+				      lockdep_is_held(&s->write_mutex));
+	return READ_ONCE(s->state) == PROFIL_STATE_ACTIVE &&
+	       w->generation == p->generation && current->mm == s->mm;
+}
+
+/*
+ * One deferred write. The add runs under s->write_mutex, so that a stop
+ * or a restart waits for it, but with page faults disabled: no profil
+ * lock is ever held while a fault sleeps. When the page is not there,
+ * it is faulted in with no lock held (a userfaultfd nobody serves, or a
+ * dead FUSE daemon, then holds up this thread only, and SIGKILL ends the
+ * wait), and the add is tried again after state, generation and mm are
+ * checked again. A page that goes again each time before the add is
+ * given up after PROFIL_WRITE_TRIES attempts.
+ * Return: &enum profil_write; @added, the ticks added for ADDED.
+ */
+static enum profil_write profil_deferred_one(struct profil_session *s,
+					     const struct profil_pending *w,
+					     u32 *added)
+{
+	size_t width = w->kind & PROFIL_KIND_U32 ? sizeof(u32) : sizeof(u16);
+	int tries;
+	long ret;
+
+	for (tries = 0; tries < PROFIL_WRITE_TRIES; tries++) {
+		mutex_lock(&s->write_mutex);
+		if (!profil_write_live(s, w)) {
+			mutex_unlock(&s->write_mutex);
+			return PROFIL_WRITE_DISCARD;
+		}
+		pagefault_disable();
+		ret = profil_counter_add(w->addr, w->count, w->kind);
+		pagefault_enable();
+		mutex_unlock(&s->write_mutex);
+		if (ret >= 0) {
+			*added = ret;
+			return PROFIL_WRITE_ADDED;
+		}
+		/* current->mm is the session's: checked above. */
+		if (fault_in_safe_writeable(u64_to_user_ptr(w->addr), width))
+			return fatal_signal_pending(current) ?
+				       PROFIL_WRITE_DISCARD :
+				       PROFIL_WRITE_FAULT;
+	}
+	return PROFIL_WRITE_DISCARD;
+}
+
 /**
- * profil_deferred_write() - finish the ticks profil_tick() could not write
+ * profil_deferred_write() - finish the ticks the tick could not write
  * @head: &profil_thread.twork
  *
  * task_work callback: process context, current == the thread, on its way
- * back to user mode (or exiting). Page faults are allowed here. Holds
- * &profil_session.write_mutex so that a stop request waits for it.
+ * back to user mode (or exiting). Page faults are taken here, with no
+ * lock held: see profil_deferred_one().
  */
 void profil_deferred_write(struct callback_head *head)
 {
@@ -452,9 +526,8 @@ void profil_deferred_write(struct callback_head *head)
 	struct profil_pending todo[PROFIL_PENDING_SLOTS];
 	struct profil_session *s = t->session;
 	struct profil_stats *st = &s->stats;
-	const struct profil_params *p;
 	unsigned int i, n;
-	long added;
+	u32 added;
 
 	raw_spin_lock_irq(&t->lock);
 	n = t->nr_pending;
@@ -463,30 +536,25 @@ void profil_deferred_write(struct callback_head *head)
 	t->work_queued = false;
 	raw_spin_unlock_irq(&t->lock);
 
-	mutex_lock(&s->write_mutex);
-	p = rcu_dereference_protected(s->params,
-				      lockdep_is_held(&s->write_mutex));
+	/* Each slot's count lands in exactly one category, then leaves PENDING. */
 	for (i = 0; i < n; i++) {
 		u32 count = todo[i].count;
 
-		if (READ_ONCE(s->state) != PROFIL_STATE_ACTIVE ||
-		    todo[i].generation != p->generation || current->mm != s->mm)
-			added = -ESTALE;
-		else
-			added = profil_counter_add(todo[i].addr, count,
-						   todo[i].kind);
-		if (added >= 0) {
+		switch (profil_deferred_one(s, &todo[i], &added)) {
+		case PROFIL_WRITE_ADDED:
 			atomic64_add(added, &st->in_range);
 			atomic64_add(count - added, &st->saturated);
-		} else if (added == -ESTALE) {
+			break;
+		case PROFIL_WRITE_DISCARD:
 			atomic64_add(count, &st->discarded);
-		} else {
+			break;
+		case PROFIL_WRITE_FAULT:
 			atomic64_add(count, &st->faulted);
 			profil_session_stop(s, PROFIL_STOP_FAULT, todo[i].addr);
+			break;
 		}
 		atomic64_sub(count, &st->pending);
 	}
-	mutex_unlock(&s->write_mutex);
 
 	kref_put(&t->ref, profil_thread_release);
 	module_put(THIS_MODULE);
@@ -552,7 +620,7 @@ int profil_sampler_set_rate(struct perf_event *event, u32 rate)
  * profil_sampler_release() - stop sampling one thread
  * @event: from profil_sampler_create()
  *
- * Once this returns, profil_tick() no longer runs for @event.
+ * Once this returns, profil_tick_event() no longer runs for @event.
  * Context: process context, may sleep.
  */
 void profil_sampler_release(struct perf_event *event)

@@ -13,6 +13,8 @@
  * (GFP_KERNEL_ACCOUNT), so a user's profiling counts against the limits of
  * the user's own processes.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/hashtable.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
@@ -35,6 +37,22 @@
  */
 static DEFINE_HASHTABLE(profil_table, PROFIL_TABLE_BITS);
 static DEFINE_RAW_SPINLOCK(profil_table_lock);
+/* Bumped by each insertion and removal, under profil_table_lock; never 0. */
+static unsigned int profil_table_seq = 1;
+
+/* The table's change count, for dumps: genl_dump_check_consistent(). */
+unsigned int profil_session_table_seq(void)
+{
+	return READ_ONCE(profil_table_seq);
+}
+
+/* Caller holds profil_table_lock. */
+static void profil_table_changed(void)
+{
+	unsigned int seq = profil_table_seq + 1;
+
+	WRITE_ONCE(profil_table_seq, seq ?: 1);
+}
 
 /*
  * Threads by task, for the scheduler-tick clock: writers hold
@@ -43,8 +61,22 @@ static DEFINE_RAW_SPINLOCK(profil_table_lock);
 static DEFINE_HASHTABLE(profil_thread_table, PROFIL_TABLE_BITS);
 static DEFINE_SPINLOCK(profil_thread_table_lock);
 
-/* Serialises starts, so a process never gets two active sessions. */
-static DEFINE_MUTEX(profil_start_mutex);
+/*
+ * Starts are serialised per process, so that a process never gets two
+ * active sessions, while the start of one process never waits for
+ * another's. A process being started has a struct profil_start_lock in
+ * profil_start_locks, under profil_start_locks_lock, for as long as a
+ * start uses it.
+ */
+struct profil_start_lock {
+	struct hlist_node node;
+	struct pid *tgid;
+	unsigned int users; /* under profil_start_locks_lock */
+	struct mutex mutex;
+};
+
+static DEFINE_HASHTABLE(profil_start_locks, PROFIL_TABLE_BITS);
+static DEFINE_SPINLOCK(profil_start_locks_lock);
 
 static struct workqueue_struct *profil_wq;
 
@@ -124,6 +156,7 @@ static void profil_table_remove(struct profil_session *s)
 	raw_spin_lock(&profil_table_lock);
 	if (!hlist_unhashed(&s->hnode)) {
 		hash_del_rcu(&s->hnode);
+		profil_table_changed();
 		removed = true;
 	}
 	raw_spin_unlock(&profil_table_lock);
@@ -144,6 +177,7 @@ static void profil_table_replace(struct profil_session *old,
 
 	raw_spin_lock(&profil_table_lock);
 	hash_add_rcu(profil_table, &s->hnode, (unsigned long)s->tgid);
+	profil_table_changed();
 	if (old && !hlist_unhashed(&old->hnode)) {
 		hash_del_rcu(&old->hnode);
 		removed = true;
@@ -275,7 +309,9 @@ static void profil_session_teardown(struct work_struct *work)
 	profil_session_use_tick(s, false);
 	mutex_unlock(&s->mutex);
 
-	profil_netlink_notify_stopped(s);
+	/* queue_work() ordered the store of @quiet before this. */
+	if (!READ_ONCE(s->quiet))
+		profil_netlink_notify_stopped(s);
 	profil_session_put(s);
 	/* The reference an active session holds on the module. */
 	module_put(THIS_MODULE);
@@ -423,7 +459,8 @@ err_free:
  * @s: an active session
  * @task: a thread of @s's process; adding it twice is harmless
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; the wait for the session's mutex
+ * is killable.
  * Return: 0, or a negative errno if the thread's event cannot be made.
  */
 int profil_session_thread_add(struct profil_session *s,
@@ -431,7 +468,9 @@ int profil_session_thread_add(struct profil_session *s,
 {
 	int err;
 
-	mutex_lock(&s->mutex);
+	err = mutex_lock_killable(&s->mutex);
+	if (err)
+		return err;
 	profil_session_reap(s);
 	err = profil_session_thread_add_locked(s, task);
 	mutex_unlock(&s->mutex);
@@ -740,6 +779,57 @@ static void profil_session_check_gone(struct profil_session *s,
 		mmdrop(mm);
 }
 
+/* Release what profil_start_lock() took; @held: the mutex is held. */
+static void profil_start_unlock(struct profil_start_lock *l, bool held)
+{
+	bool last;
+
+	if (held)
+		mutex_unlock(&l->mutex);
+	spin_lock(&profil_start_locks_lock);
+	last = !--l->users;
+	if (last)
+		hash_del(&l->node);
+	spin_unlock(&profil_start_locks_lock);
+	if (last) {
+		put_pid(l->tgid);
+		kfree(l);
+	}
+}
+
+/*
+ * Take the start lock of the process @tgid, killably: a start waits at
+ * most for another start of the same process.
+ * Return: the lock, held, or an ERR_PTR().
+ */
+static struct profil_start_lock *profil_start_lock(struct pid *tgid)
+{
+	struct profil_start_lock *l, *new;
+
+	new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
+	if (!new)
+		return ERR_PTR(-ENOMEM);
+	spin_lock(&profil_start_locks_lock);
+	hash_for_each_possible(profil_start_locks, l, node, (unsigned long)tgid)
+		if (l->tgid == tgid)
+			goto found;
+	l = new;
+	new = NULL;
+	l->tgid = get_pid(tgid);
+	mutex_init(&l->mutex);
+	hash_add(profil_start_locks, &l->node, (unsigned long)tgid);
+found:
+	l->users++;
+	spin_unlock(&profil_start_locks_lock);
+	kfree(new);
+
+	if (mutex_lock_killable(&l->mutex)) {
+		profil_start_unlock(l, false);
+		return ERR_PTR(-EINTR);
+	}
+	return l;
+}
+
 /**
  * profil_session_start() - start or restart profiling of a process
  * @leader: any thread of the process
@@ -751,18 +841,25 @@ static void profil_session_check_gone(struct profil_session *s,
 int profil_session_start(struct task_struct *leader,
 			 const struct profil_params *req)
 {
+	struct profil_start_lock *lock;
 	struct profil_session *old, *s;
+	bool restarted = false;
 	int err;
 
-	mutex_lock(&profil_start_mutex);
+	lock = profil_start_lock(task_tgid(leader));
+	if (IS_ERR(lock))
+		return PTR_ERR(lock);
 	old = profil_session_find(task_tgid(leader));
 	if (old) {
-		mutex_lock(&old->mutex);
-		err = -ESTALE;
-		if (profil_session_is_active(old))
+		err = mutex_lock_killable(&old->mutex);
+		if (err)
+			goto out_put_old;
+		/* An active session is restarted; a stopped one replaced. */
+		restarted = profil_session_is_active(old);
+		if (restarted)
 			err = profil_session_restart(old, req);
 		mutex_unlock(&old->mutex);
-		if (err != -ESTALE)
+		if (restarted)
 			goto out_put_old;
 	}
 
@@ -785,6 +882,8 @@ int profil_session_start(struct task_struct *leader,
 	/* The table owns the initial reference from here on. */
 	err = profil_session_attach_all(s, leader);
 	if (err) {
+		/* Nobody asked for this stop: no STOPPED with reason REQUEST. */
+		WRITE_ONCE(s->quiet, true);
 		profil_session_stop_sync(s, PROFIL_STOP_REQUEST);
 		profil_table_remove(s);
 		goto out_put_old;
@@ -793,7 +892,7 @@ int profil_session_start(struct task_struct *leader,
 out_put_old:
 	if (old)
 		profil_session_put(old);
-	mutex_unlock(&profil_start_mutex);
+	profil_start_unlock(lock, true);
 	return err;
 
 err_module:

@@ -1120,4 +1120,124 @@ TEST_F(nl, status_of_unprofiled_process)
 	EXPECT_EQ(0, pnl_stop(&self->nl, 0));
 }
 
+#ifndef PROFIL_TEST_VIA_LIBPROFIL
+/* One part of a dump, read with a 4 KiB buffer: the kernel fills no more. */
+struct dump_parts {
+	unsigned int msgs, intr;
+	bool done;
+};
+
+static int dump_part(struct mnl_socket *sock, uint32_t seq,
+		     struct dump_parts *d)
+{
+	char buf[4096];
+	const struct nlmsghdr *nlh;
+	int len = mnl_socket_recvfrom(sock, buf, sizeof(buf));
+
+	if (len < 0)
+		return -errno;
+	for (nlh = (void *)buf; mnl_nlmsg_ok(nlh, len);
+	     nlh = mnl_nlmsg_next(nlh, &len)) {
+		if (nlh->nlmsg_seq != seq)
+			continue;
+		if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+			d->intr++;
+		if (nlh->nlmsg_type == NLMSG_DONE ||
+		    nlh->nlmsg_type == NLMSG_ERROR)
+			d->done = true;
+		else
+			d->msgs++;
+	}
+	return 0;
+}
+
+/* A session dump of family @family on a socket of its own, from seq @seq. */
+static struct mnl_socket *dump_begin(uint16_t family, uint32_t seq)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct mnl_socket *sock = mnl_socket_open(NETLINK_GENERIC);
+	struct nlmsghdr *nlh;
+
+	if (!sock)
+		return NULL;
+	nlh = pnl_msg(buf, family, PROFIL_CMD_GET, PROFIL_GENL_VERSION);
+	nlh->nlmsg_flags |= NLM_F_DUMP;
+	nlh->nlmsg_seq = seq;
+	if (mnl_socket_bind(sock, 0, MNL_SOCKET_AUTOPID) < 0 ||
+	    mnl_socket_sendto(sock, nlh, nlh->nlmsg_len) < 0) {
+		mnl_socket_close(sock);
+		return NULL;
+	}
+	return sock;
+}
+
+/*
+ * A session dump comes in parts; a session forgotten between two parts
+ * moves the positions the dump resumes from, and what follows carries
+ * NLM_F_DUMP_INTR. A dump during which nothing changes carries none.
+ */
+TEST(dump_flags_table_change)
+{
+	enum { KIDS = 40 };
+	static uint16_t buf[256];
+	struct pnl_start req = {
+		.buf = (uintptr_t)buf, .bufsiz = sizeof(buf), .scale = 0x8000,
+		.rate = 100,
+	};
+	struct dump_parts d = {}, calm = {};
+	struct mnl_socket *sock;
+	pid_t kids[KIDS];
+	int fds[2], i;
+	struct pnl nl;
+	char c;
+
+	ASSERT_EQ(0, pnl_open(&nl));
+	ASSERT_EQ(0, pipe(fds));
+	for (i = 0; i < KIDS; i++) {
+		kids[i] = fork();
+		ASSERT_LE(0, kids[i]);
+		if (!kids[i]) {
+			struct pnl cnl;
+
+			c = pnl_open(&cnl) || pnl_start(&cnl, &req) ? 'F' : 'S';
+			if (write(fds[1], &c, 1) != 1 || c != 'S')
+				_exit(1);
+			for (;;)
+				pause();
+		}
+	}
+	for (i = 0; i < KIDS; i++) {
+		ASSERT_EQ(1, read(fds[0], &c, 1));
+		ASSERT_EQ('S', c);
+	}
+
+	sock = dump_begin(nl.family, 1);
+	ASSERT_NE(NULL, sock);
+	ASSERT_EQ(0, dump_part(sock, 1, &d));
+	ASSERT_FALSE(d.done) TH_LOG("the dump came in one part");
+	EXPECT_EQ(0, d.intr);
+	/* Its exit probe forgets its session before the parent reaps it. */
+	kill(kids[KIDS - 1], SIGKILL);
+	ASSERT_EQ(kids[KIDS - 1], waitpid(kids[KIDS - 1], NULL, 0));
+	while (!d.done)
+		ASSERT_EQ(0, dump_part(sock, 1, &d));
+	mnl_socket_close(sock);
+	EXPECT_NE(0, d.intr) TH_LOG("no NLM_F_DUMP_INTR after a change");
+
+	sock = dump_begin(nl.family, 2);
+	ASSERT_NE(NULL, sock);
+	while (!calm.done)
+		ASSERT_EQ(0, dump_part(sock, 2, &calm));
+	mnl_socket_close(sock);
+	EXPECT_EQ(0, calm.intr);
+	EXPECT_LE(KIDS - 1, calm.msgs);
+
+	for (i = 0; i < KIDS - 1; i++) {
+		kill(kids[i], SIGKILL);
+		waitpid(kids[i], NULL, 0);
+	}
+	pnl_close(&nl);
+}
+#endif
+
 TEST_HARNESS_MAIN

@@ -505,6 +505,117 @@ TEST(one_session_per_process)
 	pnl_close(&nl);
 }
 
+/* A thread that outlives its group leader, until the process is killed. */
+static void *linger_thread(void *arg)
+{
+	for (;;)
+		pause();
+	return arg;
+}
+
+/*
+ * A non-dumpable process of nobody's, profiling itself, whose group
+ * leader has called pthread_exit(): the leader is a zombie without an mm,
+ * the other thread runs on. Writes its buffer's address to @fd.
+ */
+static void __attribute__((noreturn)) zombie_leader(int fd)
+{
+	static uint16_t buf[256];
+	struct pnl_start req = {
+		.buf = (uintptr_t)buf, .bufsiz = sizeof(buf), .scale = 0x8000,
+		.rate = 100,
+	};
+	uint64_t addr = (uintptr_t)buf;
+	pthread_t thread;
+	struct pnl nl;
+
+	if (setgroups(0, NULL) || setgid(65534) || setuid(65534) ||
+	    prctl(PR_SET_DUMPABLE, 0) || pnl_open(&nl) ||
+	    pnl_start(&nl, &req) ||
+	    pthread_create(&thread, NULL, linger_thread, NULL))
+		_exit(1);
+	if (write(fd, &addr, sizeof(addr)) != sizeof(addr))
+		_exit(1);
+	pthread_exit(NULL);
+}
+
+/* The state letter in /proc/@pid/stat, or 0. */
+static char proc_state(pid_t pid)
+{
+	char path[64], state = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%*d (%*[^)]) %c", &state) != 1)
+		state = 0;
+	fclose(f);
+	return state;
+}
+
+/*
+ * Dumpability is checked on the process's address space, which a zombie
+ * group leader no longer has: a process of the same user may neither read
+ * (GET, which shows the buffer's address, often the PIE base) nor stop a
+ * non-dumpable process's session once its leader has exited. Root runs
+ * the process and checks its session; the caller is nobody.
+ */
+TEST(nondumpable_zombie_leader_refused)
+{
+	struct pnl_status st;
+	pid_t target, caller;
+	uint64_t addr = 0;
+	int fds[2], status;
+	struct pnl nl;
+	double end;
+
+	if (geteuid())
+		SKIP(return, "needs root to run a process as nobody");
+	ASSERT_EQ(0, pnl_open(&nl));
+	ASSERT_EQ(0, pipe(fds));
+	target = fork();
+	ASSERT_LE(0, target);
+	if (!target) {
+		close(fds[0]);
+		zombie_leader(fds[1]);
+	}
+	close(fds[1]);
+	ASSERT_EQ(sizeof(addr), read(fds[0], &addr, sizeof(addr)));
+	close(fds[0]);
+	for (end = now() + 5; proc_state(target) != 'Z' && now() < end;)
+		usleep(10000);
+	ASSERT_EQ('Z', proc_state(target));
+
+	caller = fork();
+	ASSERT_LE(0, caller);
+	if (!caller) {
+		struct pnl cnl;
+
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534) ||
+		    pnl_open(&cnl))
+			_exit(1);
+		if (pnl_get(&cnl, target, &st) != -EPERM)
+			_exit(st.buf == addr ? 2 : 3);
+		_exit(pnl_stop(&cnl, target) == -EPERM ? 0 : 4);
+	}
+	ASSERT_EQ(caller, waitpid(caller, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("%s", WEXITSTATUS(status) == 2 ?
+		       "GET showed the buffer's address" :
+		       WEXITSTATUS(status) == 4 ? "STOP was let through" :
+		       "GET was let through");
+
+	/* Untouched: still profiled. */
+	ASSERT_EQ(0, pnl_get(&nl, target, &st));
+	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
+	kill(target, SIGKILL);
+	waitpid(target, NULL, 0);
+	pnl_close(&nl);
+}
+
 #define CGROOT	"/sys/fs/cgroup"
 
 static int write_str(const char *path, const char *s)
