@@ -18,6 +18,10 @@ target (Documentation/profil-ctl.rst, "Accuracy against perf"):
              most perf-vs-perf + 5 points
   processes  (pipelines) each comm's share within 3 points of perf's
 
+--fold-plt counts perf's PLT entries ("name@plt", which perf synthesizes
+from .rela.plt) as unresolved, for a profil-ctl that does not name them:
+the "w/ plt" column still shows the distance with them.
+
 --check widens each bound by the sampling noise of the measurement (see
 share_slack() and tvd_slack()), so that a test that must pass every time
 still fails on a real disagreement. Exit status: 0 when every asserted
@@ -121,19 +125,65 @@ class Profile:
     def comms(self):
         return self.by(lambda k: k[0])
 
-    def functions(self, obj):
-        c = Counter()
+    def functions(self, obj, plt=True):
+        """@obj's samples by function, aliases merged; without @plt,
+        samples in PLT entries count as unresolved."""
+        c, al = Counter(), aliases(obj) if os.path.exists(obj) else {}
         for (comm, o, f), n in self.counts.items():
             if o == obj:
-                c[f] += n
+                if not plt and f.endswith("@plt"):
+                    f = UNKNOWN
+                c[al.get(f, f)] += n
         return c
 
 
 def clean_name(name):
-    """One spelling of a symbol for both tools: no version suffix."""
+    """One spelling of a symbol for both tools: no version suffix
+    ("memcpy@@GLIBC_2.14"); "name@plt", perf's PLT entries, stays."""
     if not name or name in ("[unknown]", "[not covered]"):
         return UNKNOWN
-    return name.split("@", 1)[0] if not name.startswith("@") else name
+    base, at, ver = name.partition("@")
+    return name if not at or ver == "plt" or not base else base
+
+
+ALIASES = {}
+
+
+def aliases(obj):
+    """{name: the first, by sort order, of the names at its address} of
+    @obj's code symbols, from the file and from its separate debug file
+    (by build-id), as both tools read them: the same code under two
+    names ("memcpy", "memmove") is one function, whichever each tool
+    shows."""
+    if obj in ALIASES:
+        return ALIASES[obj]
+    files = [obj]
+    try:
+        notes = subprocess.run(["readelf", "-n", obj], capture_output=True,
+                               text=True).stdout
+        m = re.search(r"Build ID: ([0-9a-f]{2})([0-9a-f]+)", notes)
+        if m:
+            files.append("/usr/lib/debug/.build-id/%s/%s.debug" % m.groups())
+    except OSError:
+        pass
+    at = defaultdict(set)
+    for f in files:
+        for dyn in ([], ["-D"]):
+            if not os.path.exists(f):
+                continue
+            out = subprocess.run(["nm", "-C", "--defined-only"] + dyn + [f],
+                                 capture_output=True, text=True).stdout
+            for line in out.splitlines():
+                parts = line.split(" ", 2)
+                if len(parts) == 3 and parts[1] in "TtWwi":
+                    at[int(parts[0], 16)].add(clean_name(parts[2]))
+    m = {}
+    for names in at.values():
+        first = sorted(names)[0]
+        for n in names:
+            m[n] = first
+    ALIASES[obj] = m
+    return m
 
 
 def demangle_all(names):
@@ -186,9 +236,9 @@ def profil_parse(path):
             comm, obj = part.get("comm"), part.get("object") or part["binary"]
             for row in part.get("rows", []):
                 p.counts[(comm, obj, clean_name(row["function"]))] += \
-                    int(row["count"])
-            n = int(part.get("unknown", {}).get("count", 0))
-            n += int(part.get("uncovered", {}).get("count", 0))
+                    round(float(row["count"]))
+            n = round(float(part.get("unknown", {}).get("count", 0)))
+            n += round(float(part.get("uncovered", {}).get("count", 0)))
             if n:
                 p.counts[(comm, obj, UNKNOWN)] += n
         p.has_processes = any(k[0] is not None for k in p.counts)
@@ -251,7 +301,7 @@ class Verdicts:
         return sum(1 for ok, _ in self.results if ok is False)
 
 
-def compare_case(name, a, b, c, check, v, out):
+def compare_case(name, a, b, c, check, fold_plt, v, out):
     """Prints the tables of one case and records its verdicts."""
     _, _, per_process = CASES[name]
     oa, ob, oc = a.objects(), b.objects(), c.objects()
@@ -283,27 +333,33 @@ def compare_case(name, a, b, c, check, v, out):
         v.add(None, "%s: function distance # SKIP no function rows in "
               "profil-ctl's report" % name)
     else:
-        out("%-44s %7s %10s %6s %6s" % ("functions in objects >= 10 %",
-                                        "perf 2", "profil-ctl", "excess",
-                                        "bound"))
+        out("%-44s %7s %10s %6s %6s %7s" % (
+            "functions in objects >= 10 %" + (", perf's @plt as [unknown]"
+                                              if fold_plt else ""),
+            "perf 2", "profil-ctl", "excess", "bound",
+            "w/ plt" if fold_plt else "no plt"))
         fails = []
         for obj in big:
-            fa, fb, fc = a.functions(obj), b.functions(obj), c.functions(obj)
+            plt = not fold_plt
+            fa, fb = a.functions(obj, plt), b.functions(obj, plt)
+            fc = c.functions(obj)
             floor, dist = tvd(fa, fb), tvd(fa, fc)
             bound = 5.0 + (tvd_slack(min(sum(fa.values()),
                                          sum(fc.values()))) if check else 0)
             if dist - floor > bound:
                 fails.append("%s %.1f vs %.1f" % (short(obj, 30), dist,
                                                   floor))
-            out("%-44s %7.1f %10.1f %+6.1f %6.1f" % (
-                short(obj), floor, dist, dist - floor, bound))
+            other = tvd(a.functions(obj, not plt), fc)
+            out("%-44s %7.1f %10.1f %+6.1f %6.1f %7.1f" % (
+                short(obj), floor, dist, dist - floor, bound, other))
             top = (fa + fc).most_common(6)
             for fn, _ in top:
                 out("    %-40s %7.2f %7.2f %10.2f" % (
                     short(fn, 40), shares(fa).get(fn, 0),
                     shares(fb).get(fn, 0), shares(fc).get(fn, 0)))
-        v.add(not fails, "%s: function distance <= perf-vs-perf + 5%s" % (
-            name, "; off: " + ", ".join(fails) if fails else ""))
+        v.add(not fails, "%s: function distance <= perf-vs-perf + 5%s%s" % (
+            name, " (perf's @plt as [unknown])" if fold_plt else "",
+            "; off: " + ", ".join(fails) if fails else ""))
 
     if not per_process:
         return
@@ -336,6 +392,8 @@ def main():
     ap.add_argument("--rate", type=int, default=1000)
     ap.add_argument("--check", action="store_true",
                     help="bounds widened by the sampling noise")
+    ap.add_argument("--fold-plt", action="store_true",
+                    help="count perf's PLT entries (name@plt) as unresolved")
     ap.add_argument("--scale", type=float, default=1.0,
                     help="the workloads' length, relative")
     ap.add_argument("--work", default=os.environ.get("OUT", "/tmp"),
@@ -379,7 +437,7 @@ def main():
             print("# %s failed: %s" % (name, e))
             v.add(False, "%s: runs" % name)
             continue
-        compare_case(name, a, b, c, o.check,
+        compare_case(name, a, b, c, o.check, o.fold_plt,
                      v, lambda s: print("# " + s))
         sys.stdout.flush()
     print("1..%d" % len(v.results))
