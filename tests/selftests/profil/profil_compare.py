@@ -150,7 +150,7 @@ ALIASES = {}
 
 
 def aliases(obj):
-    """{name: the first, by sort order, of the names at its address} of
+    """{name: one name (the first not starting with "_") of those at its address} of
     @obj's code symbols, from the file and from its separate debug file
     (by build-id), as both tools read them: the same code under two
     names ("memcpy", "memmove") is one function, whichever each tool
@@ -179,7 +179,7 @@ def aliases(obj):
                     at[int(parts[0], 16)].add(clean_name(parts[2]))
     m = {}
     for names in at.values():
-        first = sorted(names)[0]
+        first = min(names, key=lambda n: (n.startswith("_"), n))
         for n in names:
             m[n] = first
     ALIASES[obj] = m
