@@ -13,6 +13,8 @@
 #                         check-debug); fails if any failed or skipped
 #   make demo             boot the guest, load the module, run $(DEMO_JOB)
 #   make bench            cost per sample and idle cost, under -icount
+#   make compare          profil-ctl against perf on real programs, in the
+#                         guest (COMPARE_RATE, COMPARE_CASES)
 #   make fuzz             nl_fuzz with PROFIL_FUZZ_N (10^6) messages
 #   make fuzz-gmon        profil-ctl's gmon.out reader, FUZZ_SECS (600) s
 #   make style            checkpatch, bad-input matrix, clang-format, names
@@ -119,7 +121,7 @@ CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 
 .PHONY: all module lib cli deps guest-module ksrc selftests unit check \
 	check-unit check-guest check-debug check-load run-unit run-guest \
-	demo bench \
+	demo bench compare \
 	style format \
 	install dkms-install dkms-uninstall debug-kernel clean distclean
 
@@ -266,6 +268,29 @@ bench: deps guest-module $(BENCH_BIN)
 		QEMU_ARGS='-icount shift=0,sleep=off $(QEMU_ARGS)' \
 		RUN_NAME=bench TAP_PREFIX= \
 		$(TOP)/tests/qemu/run.sh $(TOP)/tests/bench/run.sh
+
+# profil-ctl against perf (tests/selftests/profil/profil_compare.py): each
+# case twice under perf record, once under profil-ctl run, at
+# COMPARE_RATE Hz; the tables, then one TAP result per target, strict
+# (make check runs three cases with noise-widened bounds: compare_test.sh).
+COMPARE_RATE ?= 1000
+COMPARE_CASES ?=
+
+compare: deps
+	@$(MAKE) all
+	@$(MAKE) guest-module selftests
+	@mkdir -p $(RESULTS)
+	@rm -rf $(KSFT_INSTALL)
+	@$(MAKE) -s -C $(SELFTESTS) $(KSFT_VARS) install \
+		INSTALL_PATH=$(KSFT_INSTALL) >/dev/null
+	@printf '#!/bin/sh\nexec /usr/bin/python3 "$$OUT/ksft/profil_compare.py" --rate %s --work "$$OUT" --bindir "$$OUT/ksft" %s\n' \
+		'$(COMPARE_RATE)' '$(COMPARE_CASES)' >$(RESULTS)/compare
+	@chmod +x $(RESULTS)/compare
+	@rc=0; $(QEMU_ENV) COUNTS=$(RESULTS)/guest.counts RUN_NAME=compare \
+		TIMEOUT=$$(( 1200 * $(or $(TIMEOUT_SCALE),1) )) \
+		$(TOP)/tests/qemu/run.sh $(RESULTS)/compare || rc=1; \
+	 $(TOTALS) $(RESULTS)/guest.counts || rc=1; \
+	 rm -rf $(RESULTS); exit $$rc
 
 # The netlink fuzzer at length (tests/selftests/profil/nl_fuzz.c):
 # PROFIL_FUZZ_N messages, PROFIL_FUZZ_SEED (empty: nl_fuzz's fixed seed).
