@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,14 +100,19 @@ static void arcs_expected(const char *out, const char *tag, struct arcs *s)
 
 /*
  * gprof -b -q: in each entry (between dashed lines) the line opening with
- * "[index]" is the function; the lines after it are its children, whose
+ * "[index]" is the function; the lines before it are its callers, whose
  * count ("n/total", or "n" for a recursive call) stands before the name.
+ * Every function called has an entry (a caller that was never called
+ * itself, main say, has none), so its callers' lines hold every arc.
  */
 static int arcs_gprof(const char *exe, const char *gmon, struct arcs *s)
 {
-	char cmd[PATH_MAX * 3 + 64], line[512], cur[NAME_MAX_LEN] = "";
+	char cmd[PATH_MAX * 3 + 64], line[512];
+	char from[8][NAME_MAX_LEN];
+	unsigned long long n[8];
+	int ntok, nfrom = 0, i;
 	char *tok[16], *p;
-	int ntok;
+	bool done = false;
 	FILE *f;
 
 	s->n = 0;
@@ -115,10 +121,12 @@ static int arcs_gprof(const char *exe, const char *gmon, struct arcs *s)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "Index by function name", 22))
-			break;
+		/* The index: read to the end, or gprof gets SIGPIPE. */
+		done = done || !strncmp(line, "Index by function name", 22);
+		if (done)
+			continue;
 		if (line[0] == '-') {
-			cur[0] = '\0';
+			nfrom = 0;
 			continue;
 		}
 		for (ntok = 0, p = strtok(line, " \t\n"); p && ntok < 16;
@@ -127,12 +135,15 @@ static int arcs_gprof(const char *exe, const char *gmon, struct arcs *s)
 		if (ntok < 3 || tok[ntok - 1][0] != '[')
 			continue;
 		if (tok[0][0] == '[') {
-			snprintf(cur, sizeof(cur), "%s", tok[ntok - 2]);
+			for (i = 0; i < nfrom; i++)
+				arcs_add(s, from[i], tok[ntok - 2], n[i]);
+			nfrom = 8;	/* children follow: not callers */
 			continue;
 		}
-		if (cur[0])
-			arcs_add(s, cur, tok[ntok - 2],
-				 strtoull(tok[ntok - 3], NULL, 10));
+		if (nfrom < 8) {
+			snprintf(from[nfrom], NAME_MAX_LEN, "%s", tok[ntok - 2]);
+			n[nfrom++] = strtoull(tok[ntok - 3], NULL, 10);
+		}
 	}
 	return pclose(f) == 0 ? 0 : -1;
 }
