@@ -92,6 +92,13 @@ uint32_t pf_rate_effective(int rate);
 /* profil() proper, also used by moncontrol() and monitor(). */
 int pf_profil(unsigned short *buf, size_t bufsiz, size_t offset,
 	      unsigned int scale);
+/*
+ * pf_profil() for monstartup() and moncontrol(): refuses with EBUSY to
+ * replace an active session of this process on another buffer (one that
+ * profil-ctl run or attach started); a GET before the START.
+ */
+int pf_profil_own(unsigned short *buf, size_t bufsiz, size_t offset,
+		  unsigned int scale);
 /* Drops the shared socket (tests, and after fork). */
 void pf_profil_reset(void);
 /*

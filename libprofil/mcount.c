@@ -133,39 +133,14 @@ static void pf_mon_fail_locked(const char *fmt, ...)
 	pf_mon.state = PF_MON_ERROR;
 }
 
-/*
- * Whether this process has an active session that is not ours: profil-ctl
- * run or attach started one. Restarting it with our parameters would take
- * its histogram away unseen, so monstartup() and moncontrol() refuse.
- */
-static bool pf_mon_busy(void)
-{
-	struct profil_handle *h = profil_handle_open();
-	struct profil_status st;
-	bool busy = false;
-
-	if (!h)
-		return false;	/* the START that follows says why */
-	if (profil_session_get(h, 0, &st) == 0)
-		busy = st.state == PROFIL_STATE_ACTIVE &&
-		       st.buf != (uintptr_t)pf_mon.kcount;
-	profil_handle_close(h);
-	return busy;
-}
-
 /* Under pf_mon.lock: profil() into the histogram. 0, or -1 with errno. */
 static int pf_mon_start_locked(void)
 {
 	int rate = pf_profil_env_rate();
 
-	if (pf_mon_busy()) {
-		pf_err_set(EBUSY, "busy (EBUSY): this process is already "
-			   "profiled (by profil-ctl run or attach?); that "
-			   "session is left alone");
-		return -1;
-	}
-	if (pf_profil(pf_mon.kcount, pf_mon.nbins * sizeof(*pf_mon.kcount),
-		      (size_t)pf_mon.lowpc, PF_SCALE) < 0)
+	/* Not over a session profil-ctl run or attach started: EBUSY. */
+	if (pf_profil_own(pf_mon.kcount, pf_mon.nbins * sizeof(*pf_mon.kcount),
+			  (size_t)pf_mon.lowpc, PF_SCALE) < 0)
 		return -1;
 	pf_mon.rate = pf_rate_effective(rate);
 	pf_mon.state = PF_MON_ON;
