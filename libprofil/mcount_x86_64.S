@@ -12,6 +12,27 @@
  */
 	.text
 
+/* The argument registers and %rax, in the 7 words at %rsp. */
+	.macro	SAVE_ARGS
+	movq	%rax, (%rsp)
+	movq	%rcx, 8(%rsp)
+	movq	%rdx, 16(%rsp)
+	movq	%rsi, 24(%rsp)
+	movq	%rdi, 32(%rsp)
+	movq	%r8, 40(%rsp)
+	movq	%r9, 48(%rsp)
+	.endm
+
+	.macro	RESTORE_ARGS
+	movq	48(%rsp), %r9
+	movq	40(%rsp), %r8
+	movq	32(%rsp), %rdi
+	movq	24(%rsp), %rsi
+	movq	16(%rsp), %rdx
+	movq	8(%rsp), %rcx
+	movq	(%rsp), %rax
+	.endm
+
 	.globl	mcount
 	.globl	_mcount
 	.type	mcount, @function
@@ -22,24 +43,12 @@ _mcount:
 	.cfi_startproc
 	subq	$56, %rsp		/* 7 words: %rsp is 16-aligned again */
 	.cfi_adjust_cfa_offset 56
-	movq	%rax, (%rsp)
-	movq	%rcx, 8(%rsp)
-	movq	%rdx, 16(%rsp)
-	movq	%rsi, 24(%rsp)
-	movq	%rdi, 32(%rsp)
-	movq	%r8, 40(%rsp)
-	movq	%r9, 48(%rsp)
+	SAVE_ARGS
 	movq	56(%rsp), %rdx		/* selfpc: in the callee */
 	movq	8(%rbp), %rsi		/* frompc: the callee's return address */
 	leaq	pf_pg_arcs(%rip), %rdi
 	call	pf_arcs_record
-	movq	48(%rsp), %r9
-	movq	40(%rsp), %r8
-	movq	32(%rsp), %rdi
-	movq	24(%rsp), %rsi
-	movq	16(%rsp), %rdx
-	movq	8(%rsp), %rcx
-	movq	(%rsp), %rax
+	RESTORE_ARGS
 	addq	$56, %rsp
 	.cfi_adjust_cfa_offset -56
 	ret
@@ -54,24 +63,12 @@ __fentry__:
 	.cfi_startproc
 	subq	$64, %rsp		/* 7 words and padding, for alignment */
 	.cfi_adjust_cfa_offset 64
-	movq	%rax, (%rsp)
-	movq	%rcx, 8(%rsp)
-	movq	%rdx, 16(%rsp)
-	movq	%rsi, 24(%rsp)
-	movq	%rdi, 32(%rsp)
-	movq	%r8, 40(%rsp)
-	movq	%r9, 48(%rsp)
+	SAVE_ARGS
 	movq	64(%rsp), %rdx		/* selfpc: in the callee */
 	movq	72(%rsp), %rsi		/* frompc: the callee's return address */
 	leaq	pf_pg_arcs(%rip), %rdi
 	call	pf_arcs_record
-	movq	48(%rsp), %r9
-	movq	40(%rsp), %r8
-	movq	32(%rsp), %rdi
-	movq	24(%rsp), %rsi
-	movq	16(%rsp), %rdx
-	movq	8(%rsp), %rcx
-	movq	(%rsp), %rax
+	RESTORE_ARGS
 	addq	$64, %rsp
 	.cfi_adjust_cfa_offset -64
 	ret
