@@ -12,7 +12,8 @@
 #                         new mode-0700 directory (LOAD_DEBUG=1: and
 #                         check-debug); fails if any failed or skipped
 #   make demo             boot the guest, load the module, run $(DEMO_JOB)
-#   make bench            cost per sample and idle cost, under -icount
+#   make bench            cost per sample, idle cost and mcount's cost per
+#                         call (libprofil's and glibc's), under -icount
 #   make compare          profil-ctl against perf on real programs, in the
 #                         guest (COMPARE_RATE, COMPARE_CASES)
 #   make fuzz             nl_fuzz with PROFIL_FUZZ_N (10^6) messages
@@ -251,7 +252,8 @@ demo: deps
 	 rm -rf $(RESULTS); exit $$rc
 
 # Cost per sample and idle cost, in guest ns: one vCPU, time counting
-# instructions (-icount), so runs repeat. Numbers, not a test.
+# instructions (-icount), so runs repeat; and the instructions per call of
+# libprofil's mcount next to glibc's. Numbers, not a test.
 BENCH_BIN := $(BUILD)/bench/profil_bench
 
 $(BENCH_BIN): tests/bench/profil_bench.c tests/selftests/profil/profil_nl.h \
@@ -260,7 +262,19 @@ $(BENCH_BIN): tests/bench/profil_bench.c tests/selftests/profil/profil_nl.h \
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-function \
 		-Wno-unused-parameter -Iinclude/uapi $< -o $@ -lmnl
 
-bench: deps guest-module $(BENCH_BIN)
+# mcount's cost per call: libprofil's (libprofil.a) and glibc's.
+PG_BENCH := $(BUILD)/bench/pg_bench_libprofil $(BUILD)/bench/pg_bench_glibc
+
+$(BUILD)/bench/pg_bench_libprofil: tests/bench/pg_bench.c lib
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -pg -Wall -Wextra -Werror $< \
+		libprofil/libprofil.a -lmnl -lpthread -o $@
+
+$(BUILD)/bench/pg_bench_glibc: tests/bench/pg_bench.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -pg -Wall -Wextra -Werror $< -o $@
+
+bench: deps guest-module $(BENCH_BIN) $(PG_BENCH)
 	@mkdir -p $(BUILD)/bench/ksft
 	@echo timeout=1000 >$(BUILD)/bench/ksft/settings
 	@$(QEMU_ENV) KSFT_INSTALL=$(BUILD)/bench/ksft VCPUS=1 ACCEL=tcg \

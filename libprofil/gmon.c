@@ -9,6 +9,9 @@
  *   u16 bins.
  * Counts above 65535 are carried by further records with the identical
  * [low_pc, high_pc), which gprof sums.
+ *   CG_ARC record: tag 1, from_pc, self_pc (pointer-sized), u32 count;
+ *   a count above 2^32 - 1 is carried by further records of the same arc,
+ *   which gprof also sums.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,6 +28,7 @@
 #define GMON_MAGIC	"gmon"
 #define GMON_VERSION	1
 #define GMON_TAG_TIME_HIST 0
+#define GMON_TAG_CG_ARC	1
 #define GMON_PATH_MAX	4096
 
 static int pf_put(FILE *f, const void *p, size_t n)
@@ -121,6 +125,53 @@ err:
 	return -1;
 }
 
+static int pf_put_arc(FILE *f, const struct profil_gmon_arc *a)
+{
+	uintptr_t from = (uintptr_t)a->from_pc, self = (uintptr_t)a->self_pc;
+	unsigned char tag = GMON_TAG_CG_ARC;
+	uint64_t left = a->count;
+	uint32_t c;
+
+	while (left) {
+		c = left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
+		if (pf_put(f, &tag, 1) || pf_put(f, &from, sizeof(from)) ||
+		    pf_put(f, &self, sizeof(self)) || pf_put(f, &c, sizeof(c)))
+			return -1;
+		left -= c;
+	}
+	return 0;
+}
+
+PROFIL_EXPORT int profil_gmon_write_arcs(FILE *f,
+					 const struct profil_gmon_arc *arcs,
+					 size_t n)
+{
+	int saved = errno;
+	size_t i;
+
+	if (!f || (n && !arcs)) {
+		pf_err_set(EINVAL, NULL);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if ((uint64_t)(uintptr_t)arcs[i].from_pc != arcs[i].from_pc ||
+		    (uint64_t)(uintptr_t)arcs[i].self_pc != arcs[i].self_pc) {
+			pf_err_set(EINVAL, NULL);
+			return -1;
+		}
+	errno = 0;
+	for (i = 0; i < n; i++)
+		if (pf_put_arc(f, &arcs[i]))
+			goto err;
+	if (fflush(f))
+		goto err;
+	errno = saved;
+	return 0;
+err:
+	pf_err_set(errno ? errno : EIO, NULL);
+	return -1;
+}
+
 static int pf_bias_cb(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)size;
@@ -137,15 +188,35 @@ uint64_t pf_gmon_load_bias(void)
 	return bias;
 }
 
+/* gmon.out, or gmon.out.<pid> in a forked child. */
+static int pf_gmon_default(char *buf, size_t len, bool forked)
+{
+	int n;
+
+	if (forked)
+		n = snprintf(buf, len, "gmon.out.%ld", (long)getpid());
+	else
+		n = snprintf(buf, len, "gmon.out");
+	if (n < 0 || (size_t)n >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
 int pf_gmon_filename(char *buf, size_t len)
+{
+	return pf_gmon_name(buf, len, false);
+}
+
+int pf_gmon_name(char *buf, size_t len, bool forked)
 {
 	const char *prefix = getenv("GMON_OUT_PREFIX");
 	int n;
 
-	if (prefix && *prefix && !getauxval(AT_SECURE))
-		n = snprintf(buf, len, "%s.%ld", prefix, (long)getpid());
-	else
-		n = snprintf(buf, len, "gmon.out");
+	if (!prefix || !*prefix || getauxval(AT_SECURE))
+		return pf_gmon_default(buf, len, forked);
+	n = snprintf(buf, len, "%s.%ld", prefix, (long)getpid());
 	if (n < 0 || (size_t)n >= len) {
 		errno = ENAMETOOLONG;
 		return -1;
@@ -192,7 +263,7 @@ static FILE *pf_tmpfile(const char *name, char *tmp, size_t len)
  * be created and renamed to @name, which is what glibc's fallback is about.
  */
 static int pf_gmon_save_as(const char *name, const struct profil_gmon_hist *h,
-			   bool *created)
+			   const struct pf_gmon_out *o, bool *created)
 {
 	char tmp[GMON_PATH_MAX + 32];
 	int err, ret = 0;
@@ -202,7 +273,8 @@ static int pf_gmon_save_as(const char *name, const struct profil_gmon_hist *h,
 	f = pf_tmpfile(name, tmp, sizeof(tmp));
 	if (!f)
 		return -1;
-	if (profil_gmon_write(f, h) < 0)
+	if (profil_gmon_write(f, h) < 0 ||
+	    profil_gmon_write_arcs(f, o->arcs, o->narcs) < 0)
 		ret = -1;
 	err = errno;
 	if (fclose(f) && !ret) {
@@ -225,37 +297,56 @@ static int pf_gmon_save_as(const char *name, const struct profil_gmon_hist *h,
 int pf_gmon_save(const char *who, uint64_t lowpc, uint64_t highpc,
 		 const unsigned short *bins, size_t nbins, uint32_t rate)
 {
-	char name[GMON_PATH_MAX] = "gmon.out";
+	struct pf_gmon_out o = {
+		.lowpc = lowpc, .highpc = highpc, .bins = bins,
+		.nbins = nbins, .rate = rate,
+	};
+
+	return pf_gmon_save_out(who, &o);
+}
+
+int pf_gmon_save_out(const char *who, struct pf_gmon_out *o)
+{
+	char name[GMON_PATH_MAX], dflt[64];
 	uint64_t bias = pf_gmon_load_bias();
 	struct profil_gmon_hist h = {
-		.low_pc = lowpc - bias,
-		.high_pc = highpc - bias,
-		.hist_size = (uint32_t)nbins,
-		.prof_rate = rate,
-		.counts = bins,
-		.width = sizeof(*bins),
+		.low_pc = o->lowpc - bias,
+		.high_pc = o->highpc - bias,
+		.hist_size = (uint32_t)o->nbins,
+		.prof_rate = o->rate,
+		.counts = o->bins,
+		.width = sizeof(*o->bins),
 	};
 	bool created;
+	size_t i;
 	int err;
 
-	if (nbins > UINT32_MAX || lowpc < bias) {
+	pf_gmon_default(dflt, sizeof(dflt), o->forked);
+	snprintf(name, sizeof(name), "%s", dflt);
+	if (o->nbins > UINT32_MAX || o->lowpc < bias) {
 		errno = EINVAL;
 		goto err_report;
 	}
+	for (i = 0; i < o->narcs; i++) {
+		o->arcs[i].from_pc -= bias;
+		o->arcs[i].self_pc -= bias;
+	}
 	/*
 	 * As glibc's write_gmon(): $GMON_OUT_PREFIX.<pid> if that file can be
-	 * created, else gmon.out in the current directory, silently; only a
-	 * failure of the last file tried is reported.
+	 * created, else the default name in the current directory, silently;
+	 * only a failure of the last file tried is reported. The default is
+	 * gmon.out, and gmon.out.<pid> in a forked child, so that parent and
+	 * child never write the same file.
 	 */
-	if (pf_gmon_filename(name, sizeof(name)) == 0 &&
-	    strcmp(name, "gmon.out")) {
-		if (pf_gmon_save_as(name, &h, &created) == 0)
+	if (pf_gmon_name(name, sizeof(name), o->forked) == 0 &&
+	    strcmp(name, dflt)) {
+		if (pf_gmon_save_as(name, &h, o, &created) == 0)
 			return 0;
 		if (created)
 			goto err_report;
 	}
-	snprintf(name, sizeof(name), "%s", "gmon.out");
-	if (pf_gmon_save_as(name, &h, &created) == 0)
+	snprintf(name, sizeof(name), "%s", dflt);
+	if (pf_gmon_save_as(name, &h, o, &created) == 0)
 		return 0;
 
 err_report:

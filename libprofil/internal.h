@@ -106,6 +106,13 @@ int pf_profil(unsigned short *buf, size_t bufsiz, size_t offset,
  */
 typedef int (*pf_shared_fn)(struct pf_nl *nl, void *arg);
 int pf_shared_run(pf_shared_fn fn, void *arg);
+/*
+ * pf_profil() for monstartup() and moncontrol(): refuses with EBUSY to
+ * replace an active session of this process on another buffer (one that
+ * profil-ctl run or attach started); a GET before the START.
+ */
+int pf_profil_own(unsigned short *buf, size_t bufsiz, size_t offset,
+		  unsigned int scale);
 /* Drops the shared socket (tests, and after fork). */
 void pf_profil_reset(void);
 /*
@@ -122,12 +129,35 @@ void pf_profil_atfork(void);
 uint64_t pf_gmon_load_bias(void);
 /* Output file name into @buf: $GMON_OUT_PREFIX.<pid> or gmon.out. */
 int pf_gmon_filename(char *buf, size_t len);
+/* The same, but gmon.out.<pid> instead of gmon.out if @forked. */
+int pf_gmon_name(char *buf, size_t len, bool forked);
 /*
  * Removes the load bias from run-time [lowpc, highpc), writes the file
  * atomically, and reports failures on stderr as "<who>: <file>: <error>".
  */
 int pf_gmon_save(const char *who, uint64_t lowpc, uint64_t highpc,
 		 const unsigned short *bins, size_t nbins, uint32_t rate);
+
+/*
+ * What pf_gmon_save_out() writes: the histogram, then @narcs arcs in
+ * run-time addresses (the load bias is subtracted in place), to the file
+ * of a forked child if @forked.
+ */
+struct profil_gmon_arc;
+struct pf_gmon_out {
+	uint64_t lowpc;
+	uint64_t highpc;
+	const unsigned short *bins;
+	size_t nbins;
+	uint32_t rate;
+	struct profil_gmon_arc *arcs;
+	size_t narcs;
+	bool forked;
+};
+int pf_gmon_save_out(const char *who, struct pf_gmon_out *o);
+
+/* mcount.c: the table the mcount stubs record into. */
+extern struct pf_arcs pf_pg_arcs;
 
 /* mcount.c / monitor.c: forget all state (tests). */
 void pf_mcount_reset(void);
@@ -142,5 +172,63 @@ struct pf_geometry {
 };
 int pf_geometry(uint64_t lowpc, uint64_t highpc, size_t maxbins,
 		struct pf_geometry *g);
+
+/*
+ * arcs.c: the call-graph arc table of the -pg runtime (see arcs.c).
+ * Offsets are from lowpc; a key is (from << 32) | self, 0 when free.
+ */
+#define PF_ARCS_MIN_SLOTS	16
+#define PF_ARCS_DEF_SLOTS	4096		/* pf_arcs_slots()'s least */
+#define PF_ARCS_MAX_SLOTS	(1UL << 22)	/* 64 MiB, touched as used */
+#define PF_ARCS_PROBES		64
+
+struct pf_arc {
+	uint64_t key;
+	uint64_t count;
+};
+
+struct pf_arcs {
+	int on;			/* pf_arcs_record() records */
+	struct pf_arc *slot;
+	uint64_t mask;
+	unsigned int shift;	/* 64 - log2(nslots) */
+	uint64_t lowpc;
+	uint64_t textsize;	/* at most UINT32_MAX */
+	size_t nslots;
+	uint64_t lost;		/* calls that found no free slot */
+	uint64_t foreign;	/* calls of functions outside the text */
+};
+
+struct pf_arcs_totals {
+	uint64_t arcs;		/* arcs whose caller lies in the text */
+	uint64_t calls;		/* their calls */
+	uint64_t spontaneous;	/* calls from outside the text (dropped) */
+	uint64_t lost;
+	uint64_t foreign;
+};
+
+/* Slots for a text of @textsize bytes: a power of two. */
+size_t pf_arcs_slots(uint64_t textsize);
+/* At least @nslots slots (rounded up to a power of two) for [lowpc,
+ * highpc), which must span 1 to 2^32 - 1 bytes. 0, or -1 with errno. */
+int pf_arcs_init(struct pf_arcs *a, uint64_t lowpc, uint64_t highpc,
+		 size_t nslots);
+void pf_arcs_free(struct pf_arcs *a);
+/* Forgets every arc and counter (a forked child). */
+void pf_arcs_clear(struct pf_arcs *a);
+/* Adds @n calls to the arc of @key: 0, or -1 when lost (counted). */
+int pf_arcs_add(struct pf_arcs *a, uint64_t key, uint64_t n);
+/*
+ * One call from @frompc to the function of @selfpc (run-time PCs), if
+ * @a is on. The mcount stubs call it on pf_pg_arcs (mcount.c).
+ */
+void pf_arcs_record(struct pf_arcs *a, uint64_t frompc, uint64_t selfpc);
+/*
+ * Copies up to @max arcs whose caller lies in the text to @out (run-time
+ * addresses) and
+ * returns how many; *@t gets the totals of the whole table.
+ */
+size_t pf_arcs_collect(const struct pf_arcs *a, struct profil_gmon_arc *out,
+		       size_t max, struct pf_arcs_totals *t);
 
 #endif /* LIBPROFIL_INTERNAL_H */

@@ -95,7 +95,30 @@ static int pf_shared_get(void)
 	return 0;
 }
 
-static int pf_start_locked(const struct profil_params *p, bool off)
+static int pf_own_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return pf_nl_parse_status(nlh, data, NULL, 0) < 0 ? MNL_CB_ERROR :
+								MNL_CB_OK;
+}
+
+/*
+ * Under pf_lock, the socket resolved: whether this process has an active
+ * session on another buffer than @p's, one that profil-ctl run or attach
+ * started. A failed GET (ENOENT: no session) is not busy.
+ */
+static bool pf_busy_locked(const struct profil_params *p)
+{
+	struct profil_status st = { 0 };
+	struct nlmsghdr *nlh;
+
+	nlh = pf_nl_request(&pf_shared, PROFIL_CMD_GET, NLM_F_ACK);
+	if (pf_nl_talk(&pf_shared, nlh, pf_own_cb, &st) < 0)
+		return false;
+	return st.state == PROFIL_STATE_ACTIVE && st.buf != p->buf;
+}
+
+static int pf_start_locked(const struct profil_params *p, bool off,
+			   bool own)
 {
 	struct nlmsghdr *nlh;
 	int attempt;
@@ -109,6 +132,12 @@ static int pf_start_locked(const struct profil_params *p, bool off)
 			if (off)
 				return 0;
 			pf_err_set(ENOSYS, profil_last_extack());
+			return -1;
+		}
+		if (own && pf_busy_locked(p)) {
+			pf_err_set(EBUSY, "busy (EBUSY): this process is "
+				   "already profiled (by profil-ctl run or "
+				   "attach?); that session is left alone");
 			return -1;
 		}
 		nlh = pf_nl_request(&pf_shared, PROFIL_CMD_START, NLM_F_ACK);
@@ -153,8 +182,23 @@ int pf_shared_run(pf_shared_fn fn, void *arg)
 	return ret;
 }
 
+static int pf_profil_how(unsigned short *buf, size_t bufsiz, size_t offset,
+			 unsigned int scale, bool own);
+
 int pf_profil(unsigned short *buf, size_t bufsiz, size_t offset,
 	      unsigned int scale)
+{
+	return pf_profil_how(buf, bufsiz, offset, scale, false);
+}
+
+int pf_profil_own(unsigned short *buf, size_t bufsiz, size_t offset,
+		  unsigned int scale)
+{
+	return pf_profil_how(buf, bufsiz, offset, scale, true);
+}
+
+static int pf_profil_how(unsigned short *buf, size_t bufsiz, size_t offset,
+			 unsigned int scale, bool own)
 {
 	struct profil_params p = {
 		.buf = (uintptr_t)buf,
@@ -180,7 +224,7 @@ int pf_profil(unsigned short *buf, size_t bufsiz, size_t offset,
 	}
 	pf_profil_atfork();
 	pthread_mutex_lock(&pf_lock);
-	ret = pf_start_locked(&p, off);
+	ret = pf_start_locked(&p, off, own && !off);
 	err = errno;
 	pthread_mutex_unlock(&pf_lock);
 	if (ret == 0)

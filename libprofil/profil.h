@@ -275,6 +275,38 @@ struct profil_gmon_hist {
  */
 int profil_gmon_write(FILE *f, const struct profil_gmon_hist *h);
 
+/**
+ * struct profil_gmon_arc - one call-graph arc for profil_gmon_write_arcs()
+ * @from_pc: the caller's return address, as gprof will read it (the load
+ *	bias of a PIE already subtracted, as struct profil_gmon_hist's)
+ * @self_pc: an address in the callee (glibc's mcount passes the return
+ *	address of the callee's call to mcount)
+ * @count: calls
+ */
+struct profil_gmon_arc {
+	uint64_t from_pc;
+	uint64_t self_pc;
+	uint64_t count;
+};
+
+/**
+ * profil_gmon_write_arcs() - append call-graph arcs to a gmon.out stream
+ * @f: a stream that profil_gmon_write() has written
+ * @arcs: the arcs (may be NULL if @n is 0)
+ * @n: how many
+ *
+ * Writes one GMON_TAG_CG_ARC record per arc, in host byte order and
+ * pointer width, then flushes @f. A count above 2^32 - 1 is split over
+ * several records of the same arc, which gprof sums; arcs of count 0 are
+ * left out. gprof -q prints the graph they make. Since PROFIL_1.2.
+ *
+ * Return: 0, or -1 with errno and profil_strerror() set: EINVAL (NULL @f,
+ * NULL @arcs with a non-zero @n, or an address wider than a pointer), or
+ * the errno of the failed fwrite(3) or fflush(3), as profil_gmon_write().
+ */
+int profil_gmon_write_arcs(FILE *f, const struct profil_gmon_arc *arcs,
+			   size_t n);
+
 /*
  * Region sets (sprofil()), since PROFIL_1.1.
  *

@@ -101,6 +101,16 @@ static void expect_off(void)
 	expect_start(NULL, 0, 0, 0, 0);
 }
 
+/*
+ * monstartup() and moncontrol(1) ask, before their START, whether this
+ * process has a session already (profil-ctl's): here it has none.
+ */
+static void expect_no_session(void)
+{
+	mock_expect_request(PROFIL_CMD_GET, NLM_F_ACK, NULL);
+	mock_queue_error(ENOENT, "no session", true);
+}
+
 /* The BUF attribute of the last request. */
 static unsigned short *last_buf(void)
 {
@@ -255,16 +265,18 @@ static void test_monstartup_exact_bins(void **state)
 	setenv("PROFIL_HZ", "500", 1);
 	expect_resolve();
 	/* low 0x1001 -> 0x1000; ceil(0xa / 4) = 3 bins; high 0x100c. */
+	expect_no_session();
 	expect_start_any_buf(6, b + 0x1000, 32768, 500);
 	monstartup(b + 0x1001, b + 0x100a);
 	kcount = last_buf();
 	assert_non_null(kcount);
 
 	monstartup(b + 0x5000, b + 0x6000);	/* ignored */
-	assert_int_equal(mock_requests, 2);
+	assert_int_equal(mock_requests, 3);
 
 	expect_off();
 	moncontrol(0);
+	expect_no_session();
 	expect_start(kcount, 6, b + 0x1000, 32768, 500);
 	moncontrol(1);
 
@@ -273,7 +285,7 @@ static void test_monstartup_exact_bins(void **state)
 	_mcleanup();
 	check_hist("gmon.out", 0x1000, 0x100c, 3, 500, want);
 	_mcleanup();	/* once only */
-	assert_int_equal(mock_requests, 5);
+	assert_int_equal(mock_requests, 7);
 }
 
 static void test_monstartup_prefix(void **state)
@@ -285,6 +297,7 @@ static void test_monstartup_prefix(void **state)
 	(void)state;
 	setenv("GMON_OUT_PREFIX", "out", 1);
 	expect_resolve();
+	expect_no_session();
 	expect_start_any_buf(2, b + 0x40, 32768, 0);
 	monstartup(b + 0x40, b + 0x41);
 	expect_off();
@@ -372,6 +385,7 @@ static void test_moncontrol_failure_keeps_profile(void **state)
 	(void)state;
 	/* Started once: what was counted is written even if a restart fails. */
 	expect_resolve();
+	expect_no_session();
 	expect_start_any_buf(4, b + 0x100, 32768, 0);
 	monstartup(b + 0x100, b + 0x108);
 	kcount = last_buf();
@@ -379,6 +393,7 @@ static void test_moncontrol_failure_keeps_profile(void **state)
 	moncontrol(0);
 	memcpy(kcount, want, sizeof(want));
 	capture_begin();
+	expect_no_session();
 	mock_expect_request(PROFIL_CMD_START, NLM_F_ACK,
 			    (const struct mock_attr[]) {
 				{ PROFIL_ATTR_BUF, 8, (uintptr_t)kcount },
@@ -394,6 +409,38 @@ static void test_moncontrol_failure_keeps_profile(void **state)
 	expect_off();
 	_mcleanup();
 	check_hist("gmon.out", 0x100, 0x108, 2, PROFIL_RATE_DEFAULT, want);
+}
+
+/*
+ * Under profil-ctl run the process has a session already, on profil-ctl's
+ * buffer: monstartup() does not restart it (EBUSY, no START) and
+ * _mcleanup() writes nothing.
+ */
+static void test_monstartup_busy(void **state)
+{
+	uint64_t b = pf_gmon_load_bias();
+	struct profil_status theirs = {
+		.pid = getpid(), .buf = 0x7f0000000000ULL, .bufsiz = 4096,
+		.scale = 65536, .rate = 100, .state = PROFIL_STATE_ACTIVE,
+	};
+	const char *got;
+	size_t len;
+
+	(void)state;
+	capture_begin();
+	expect_resolve();
+	mock_expect_request(PROFIL_CMD_GET, NLM_F_ACK, NULL);
+	mock_queue(mock_msg_status(PROFIL_CMD_GET, 0, &theirs), false);
+	mock_queue_ack();
+	monstartup(b + 0x100, b + 0x108);
+	assert_int_equal(errno, EBUSY);
+	_mcleanup();
+	got = capture_end();
+	assert_int_equal(mock_requests, 2);	/* resolve, GET: no START */
+	assert_null(slurp("gmon.out", &len));
+	assert_non_null(strstr(got, "monstartup: profil: busy (EBUSY): "
+			       "this process is already profiled"));
+	assert_non_null(strstr(got, "_mcleanup: gmon.out: not written"));
 }
 
 /*
@@ -436,17 +483,21 @@ static void *release_later(void *arg)
 static void fork_child(uint64_t b)
 {
 	int fd = open("/dev/null", O_WRONLY);
+	char name[64];
 
 	alarm(5);
 	/* A failure would run the rest of the group here: keep it quiet. */
 	dup2(fd, 1);
 	mock_mnl_reset();
 	expect_resolve();	/* a new process: the socket is re-opened */
+	expect_no_session();
 	expect_start_any_buf(4, b + 0x100, 32768, 0);
 	moncontrol(1);
 	expect_off();
 	_mcleanup();
-	_exit(access("gmon.out", F_OK) == 0 ? 0 : 3);
+	/* A forked child writes its own file, never the parent's. */
+	snprintf(name, sizeof(name), "gmon.out.%ld", (long)getpid());
+	_exit(access(name, F_OK) == 0 && access("gmon.out", F_OK) ? 0 : 3);
 }
 
 static void test_fork_during_round_trip(void **state)
@@ -458,6 +509,7 @@ static void test_fork_during_round_trip(void **state)
 
 	(void)state;
 	expect_resolve();
+	expect_no_session();
 	expect_start_any_buf(4, b + 0x100, 32768, 0);
 	monstartup(b + 0x100, b + 0x108);
 
@@ -478,7 +530,7 @@ static void test_fork_during_round_trip(void **state)
 		fork_child(b);
 	pthread_join(releaser, NULL);
 	pthread_join(stopper, NULL);
-	assert_int_equal(mock_requests, 3);	/* resolve, START, STOP */
+	assert_int_equal(mock_requests, 4);	/* resolve, GET, START, STOP */
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	if (WIFSIGNALED(status))
 		fail_msg("the child hung (signal %d)", WTERMSIG(status));
@@ -628,6 +680,7 @@ int main(void)
 		T(test_monstartup_prefix),
 		T(test_monstartup_module_absent),
 		T(test_moncontrol_failure_keeps_profile),
+		T(test_monstartup_busy),
 		T(test_monitor_rejects),
 		T(test_fork_during_round_trip),
 		T(test_dropins_set_last_error),
