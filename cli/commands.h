@@ -6,9 +6,9 @@
  * answers -h/--help with ctl_help() and its options table, which is what
  * "profil-ctl help COMMAND" runs.
  *
- * To add a command: declare it here, define it in its own .c file (the
- * Makefile builds every .c file of cli/), add one line to the table in
- * profil-ctl.c.
+ * To add a command: declare it here, define it in a builtin-<name>.c of
+ * its own (the Makefile builds every .c file of cli/ and of its layers),
+ * add one line to the table in profil-ctl.c.
  */
 #ifndef PROFIL_CTL_COMMANDS_H
 #define PROFIL_CTL_COMMANDS_H
@@ -27,10 +27,10 @@ struct ctl_command {
 	const char *summary;
 };
 
-/* Offline half: cli/report.c. */
+/* Offline half: cli/builtin-report.c. */
 int cmd_report(int argc, char **argv);
 
-/* Live half: cli/live.c and friends. */
+/* Live half: cli/target/live.c and friends. */
 int cmd_run(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_start(int argc, char **argv);

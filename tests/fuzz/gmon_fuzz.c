@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness for profil-ctl's gmon.out reader (cli/gmon_read.c)
+ * libFuzzer harness for profil-ctl's gmon.out reader (cli/profile/gmon_read.c)
  * and what runs on its output: every renderer, and the gmon.out
  * rewrite, which must read back to the same histogram.
  *

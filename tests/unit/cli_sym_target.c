@@ -2,7 +2,7 @@
 /*
  * A program for test_cli_symbols to symbolize. Run, it prints each
  * function's name, address and the line of its opening brace, which the
- * test compares with what cli/symbols.c reads from the file. Built
+ * test compares with what cli/symbols/symbols.c reads from the file. Built
  * without PIE, so run-time and link-time addresses are the same.
  */
 #include <stdio.h>

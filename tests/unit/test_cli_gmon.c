@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * profil-ctl's gmon.out reader (cli/gmon_read.c): files from libprofil's
+ * profil-ctl's gmon.out reader (cli/profile/gmon_read.c): files from libprofil's
  * writer, hand-built files in both byte orders and pointer widths, and
  * malformed files, each refused with its own located message.
  */

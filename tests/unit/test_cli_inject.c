@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * profil-ctl's system call injection (cli/inject.c, cli/tracer.c) and
- * process inspection (cli/target.c) on a child of this test: mmap() and
+ * profil-ctl's system call injection (cli/target/inject.c, cli/target/tracer.c) and
+ * process inspection (cli/target/target.c) on a child of this test: mmap() and
  * munmap() run in it, its memory is read and written, and it goes on
  * unharmed: its nanosleep()s never fail and a handled signal that
  * arrives while it is stopped is still delivered. Skipped where ptrace

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * profil-ctl's live half, pure parts: /proc/PID/maps lines
- * (cli/procmaps.c), the load bias of the executable segment, and the
+ * (cli/target/procmaps.c), the load bias of the executable segment, and the
  * live buffer's geometry, marker and translation to struct hist
- * (cli/livebuf.c).
+ * (cli/target/livebuf.c).
  */
 #define _GNU_SOURCE
 #include <stdarg.h>

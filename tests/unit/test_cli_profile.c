@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The whole-program profile's outputs (cli/profile_report.c,
+ * The whole-program profile's outputs (cli/format/profile_report.c,
  * profile_file.c, profile_gmon.c) on a profile built by hand: two
  * processes and three objects (a program, a shared library whose
  * recorded build-id is not its own, a library whose file is gone):

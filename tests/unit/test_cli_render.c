@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * profil-ctl's renderers (cli/render.c) with fake symbols: attribution
+ * profil-ctl's renderers (cli/format/render.c) with fake symbols: attribution
  * (whole and split bins, *unknown*, its gaps and what gprof would charge
  * instead), order, totals, --sort, -a, -v, the
  * line and bin views, CSV, JSON, the reasons for an empty profile, and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * profil-ctl's symbolizer (cli/symbols.c): this driver itself (PIE, so
+ * profil-ctl's symbolizer (cli/symbols/symbols.c): this driver itself (PIE, so
  * the load bias is subtracted), a -g program built by the Makefile
  * (cli_sym_target.c, which prints its own addresses), its copy stripped
  * to .dynsym, a copy with no symbols at all, and files that are not ELF.

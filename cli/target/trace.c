@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * profil-ctl run and attach: profile a whole program while tracing it.
+ * The tracer of profil-ctl run and attach: a whole program under ptrace.
  *
  * Every thread of every process of the program is seized with ptrace
  * (PTRACE_SEIZE, so that job-control stops are told apart from signals;
@@ -37,10 +37,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "coverage.h"
 #include "ctl.h"
-#include "live.h"
+#include "trace.h"
 #include "tracer.h"
 
 /* How often new mappings are looked for: often at first, while ld.so
@@ -49,75 +47,6 @@
 #define POLL_YOUNG_NS	10000000LL	/* 10 ms, for the first ... */
 #define POLL_YOUTH_NS	200000000LL	/* ... 200 ms of an image */
 #define POLL_OLD_NS	100000000LL	/* 100 ms */
-
-/**
- * struct tproc - one traced process
- * @pid, @ppid: its ids
- * @cov: its counters and session
- * @born_ns: when its image was set up (CLOCK_MONOTONIC)
- * @next_poll_ns: when to look at its mappings again
- * @need_setup: set up at its next injectable stop
- * @shares_mm: a vfork (or CLONE_VM) child: nothing until it execs
- * @finishing: collect, clean up and detach at the next stops
- * @cleaned: the counters are read and the mapping is gone
- * @threads: tasks of ours in it
- */
-struct tproc {
-	pid_t pid;
-	pid_t ppid;
-	struct coverage cov;
-	long long born_ns;
-	long long next_poll_ns;
-	bool need_setup;
-	bool shares_mm;
-	bool finishing;
-	bool cleaned;
-	int threads;
-};
-
-/**
- * struct ttask - one traced thread
- * @tid: its id
- * @proc: its process
- * @exiting: it is past its exit stop
- */
-struct ttask {
-	pid_t tid;
-	struct tproc *proc;
-	bool exiting;
-};
-
-/**
- * struct trace - the whole traced program
- * @op: "run" or "attach", for messages
- * @attach: attach's rules: detach at the end, signals to us end it
- * @root: run's program, or attach's process
- * @options: the ptrace options
- * @x: what the coverage of every process shares (the profile)
- * @procs, @nprocs; @tasks, @ntasks: what is traced
- * @finishing: the end has come: every process is being let go
- * @failed: something failed (the message is printed)
- * @killed: run killed its program, having failed to set up
- * @root_exited, @wstatus: run's program was reaped, and how it ended
- * @lost: processes that ended before their profile could be read
- */
-struct trace {
-	const char *op;
-	bool attach;
-	pid_t root;
-	long options;
-	struct coverage_ctx x;
-	struct tproc **procs;
-	size_t nprocs;
-	struct ttask *tasks;
-	size_t ntasks;
-	bool finishing;
-	bool failed;
-	bool killed;
-	bool root_exited;
-	int wstatus;
-	unsigned int lost;
-};
 
 static long long now_ns(void)
 {
@@ -147,7 +76,7 @@ static struct tproc *proc_find(struct trace *t, pid_t pid)
 	return NULL;
 }
 
-static struct tproc *proc_new(struct trace *t, pid_t pid, pid_t ppid)
+struct tproc *trace_proc_new(struct trace *t, pid_t pid, pid_t ppid)
 {
 	struct tproc **v, *p = calloc(1, sizeof(*p));
 
@@ -163,7 +92,7 @@ static struct tproc *proc_new(struct trace *t, pid_t pid, pid_t ppid)
 	return p;
 }
 
-static struct ttask *task_new(struct trace *t, pid_t tid, struct tproc *p)
+struct ttask *trace_task_new(struct trace *t, pid_t tid, struct tproc *p)
 {
 	struct ttask *v = realloc(t->tasks, (t->ntasks + 1) * sizeof(*v));
 
@@ -189,7 +118,7 @@ static void task_del(struct trace *t, struct ttask *k)
 }
 
 /* The Tgid and PPid lines of /proc/TID/status. */
-static int task_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
+int trace_task_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
 {
 	char path[64], line[256];
 	FILE *f;
@@ -223,13 +152,13 @@ static struct ttask *task_adopt(struct trace *t, pid_t tid)
 	pid_t tgid = 0, ppid = 0;
 	struct tproc *p;
 
-	if (task_ids(tid, &tgid, &ppid) < 0)
+	if (trace_task_ids(tid, &tgid, &ppid) < 0)
 		return NULL;
 	if (tgid != tid) {
 		p = proc_find(t, tgid);
-		return p ? task_new(t, tid, p) : NULL;
+		return p ? trace_task_new(t, tid, p) : NULL;
 	}
-	p = proc_new(t, tid, ppid);
+	p = trace_proc_new(t, tid, ppid);
 	if (!p)
 		return NULL;
 	p->shares_mm = same_mm(ppid, tid);
@@ -238,7 +167,7 @@ static struct ttask *task_adopt(struct trace *t, pid_t tid)
 	/* --no-inherit: a new process is let go at its first stop. */
 	p->finishing = !(t->options & PTRACE_O_TRACEFORK) || t->finishing;
 	p->cleaned = true;	/* nothing of ours in it yet */
-	return task_new(t, tid, p);
+	return trace_task_new(t, tid, p);
 }
 
 static void proc_setup(struct trace *t, struct tproc *p, struct ttask *k,
@@ -404,7 +333,7 @@ static void trace_reap(struct trace *t)
 }
 
 /* Let every process go: read each at its next stop, then detach. */
-static void trace_finish(struct trace *t)
+void trace_finish(struct trace *t)
 {
 	size_t i;
 
@@ -470,7 +399,7 @@ static int timer_arm(int fd, long long first_ns, long long period_ns)
 	return timerfd_settime(fd, 0, &its, NULL);
 }
 
-static int trace_fds(double duration, int fds[3], sigset_t *old)
+int trace_fds(double duration, int fds[3], sigset_t *old)
 {
 	sigset_t set;
 
@@ -498,7 +427,7 @@ static int trace_fds(double duration, int fds[3], sigset_t *old)
 }
 
 /* Wait for events until nothing is traced any more. */
-static int trace_loop(struct trace *t, int fds[3])
+int trace_loop(struct trace *t, int fds[3])
 {
 	struct pollfd pfd[3] = { { .fd = fds[0], .events = POLLIN },
 				 { .fd = fds[1], .events = POLLIN },
@@ -531,7 +460,7 @@ static int trace_loop(struct trace *t, int fds[3])
 	return 0;
 }
 
-static void trace_free(struct trace *t)
+void trace_free(struct trace *t)
 {
 	size_t i;
 
@@ -545,7 +474,7 @@ static void trace_free(struct trace *t)
 	profile_free(t->x.profile);
 }
 
-static int trace_result(struct trace *t, const struct live_opts *o)
+int trace_result(struct trace *t, const struct live_opts *o)
 {
 	if (t->lost)
 		ctl_errorf(t->op, "%u process%s ended before %s profile could "
@@ -561,30 +490,8 @@ static int trace_result(struct trace *t, const struct live_opts *o)
 	       CTL_EXIT_FAIL : CTL_EXIT_OK;
 }
 
-static int run_status(int wstatus)
-{
-	if (WIFEXITED(wstatus))
-		return WEXITSTATUS(wstatus);
-	if (WIFSIGNALED(wstatus))
-		return 128 + WTERMSIG(wstatus);
-	return CTL_EXIT_FAIL;
-}
-
-/* The child: wait until seized, then become the program. */
-static void run_child(int gate, const sigset_t *mask, char **argv)
-{
-	char c;
-
-	sigprocmask(SIG_SETMASK, mask, NULL);
-	if (read(gate, &c, 1) != 0)
-		_exit(127);	/* the parent gave up */
-	execvp(argv[0], argv);
-	ctl_errorf("run", "%s: %s", argv[0], strerror(errno));
-	_exit(errno == ENOENT ? 127 : 126);
-}
-
-static int trace_init(struct trace *t, const char *op, const struct live_opts *o,
-		      struct profile *profile)
+int trace_init(struct trace *t, const char *op, const struct live_opts *o,
+	       struct profile *profile)
 {
 	memset(t, 0, sizeof(*t));
 	memset(profile, 0, sizeof(*profile));
@@ -606,66 +513,6 @@ static int trace_init(struct trace *t, const char *op, const struct live_opts *o
 	return t->x.h ? 0 : -1;
 }
 
-int cmd_run(int argc, char **argv)
-{
-	struct profile profile;
-	struct live_opts o;
-	struct trace t;
-	int first, gate[2], fds[3] = { -1, -1, -1 }, ret, err;
-	struct tproc *p;
-	sigset_t old;
-	pid_t pid;
-
-	first = live_parse_opts(argc, argv, LIVE_OPTS_PROFILE |
-				LIVE_OPTS_REPORT | LIVE_OPTS_COMMAND |
-				LIVE_OPTS_WHOLE, &o);
-	if (first < 0)
-		return live_parse_exit(first);
-	if (first >= argc)
-		return ctl_usage_error(argv[0], "no program to run");
-	if (trace_init(&t, argv[0], &o, &profile) < 0)
-		return CTL_EXIT_FAIL;
-	t.options |= PTRACE_O_EXITKILL;
-	if (pipe2(gate, O_CLOEXEC) < 0 || trace_fds(0, fds, &old)) {
-		ctl_perror(argv[0]);
-		return CTL_EXIT_FAIL;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		ctl_perror(argv[0]);
-		return CTL_EXIT_FAIL;
-	}
-	if (!pid) {
-		close(gate[1]);
-		run_child(gate[0], &old, argv + first);
-	}
-	close(gate[0]);
-	t.root = pid;
-	err = tracer_seize(pid, t.options);
-	p = err ? NULL : proc_new(&t, pid, getpid());
-	if (!p || !task_new(&t, pid, p)) {
-		ctl_errorf(argv[0], "ptrace: %s", tracer_strerror(err ? err :
-								  -ENOMEM));
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		return CTL_EXIT_FAIL;
-	}
-	p->cleaned = true;	/* set up after its execve() */
-	close(gate[1]);		/* the child execs */
-	if (trace_loop(&t, fds) < 0)
-		kill(pid, SIGKILL);
-	profil_handle_close(t.x.h);
-	if (!t.root_exited || t.killed) {
-		trace_free(&t);
-		return CTL_EXIT_FAIL;
-	}
-	ret = trace_result(&t, &o);
-	trace_free(&t);
-	/* The program's status first; ours only if it succeeded. */
-	return run_status(t.wstatus) ? run_status(t.wstatus) : ret;
-}
-
 /* Whether thread @tid is a zombie (a leader gone by pthread_exit()). */
 static bool zombie(pid_t tid)
 {
@@ -685,7 +532,7 @@ static bool zombie(pid_t tid)
 }
 
 /* Seize every thread of @pid, those it makes meanwhile too. */
-static int attach_threads(struct trace *t, struct tproc *p)
+int trace_attach_threads(struct trace *t, struct tproc *p)
 {
 	char path[64];
 	struct dirent *d;
@@ -707,7 +554,7 @@ static int attach_threads(struct trace *t, struct tproc *p)
 			err = tracer_seize(tid, t->options);
 			if (err == -ESRCH || (err == -EPERM && zombie(tid)))
 				continue;	/* exited (main: pthread_exit) */
-			if (err || !task_new(t, tid, p)) {
+			if (err || !trace_task_new(t, tid, p)) {
 				closedir(dir);
 				return err ? err : -ENOMEM;
 			}
@@ -718,58 +565,3 @@ static int attach_threads(struct trace *t, struct tproc *p)
 	return 0;
 }
 
-int cmd_attach(int argc, char **argv)
-{
-	struct profile profile;
-	struct live_opts o;
-	struct trace t;
-	int first, fds[3] = { -1, -1, -1 }, err, ret;
-	struct tproc *p;
-	sigset_t old;
-
-	first = live_parse_opts(argc, argv, LIVE_OPTS_PID | LIVE_OPTS_PROFILE |
-				LIVE_OPTS_REPORT | LIVE_OPTS_DURATION |
-				LIVE_OPTS_WHOLE, &o);
-	if (first < 0)
-		return live_parse_exit(first);
-	if (first < argc)
-		return ctl_usage_error(argv[0], "unexpected argument '%s'",
-				       argv[first]);
-	if (!o.pid)
-		return ctl_usage_error(argv[0], "no PID given");
-	if (o.pid == getpid())
-		return ctl_usage_error(argv[0], "cannot attach to itself");
-	if (trace_init(&t, argv[0], &o, &profile) < 0)
-		return CTL_EXIT_FAIL;
-	t.attach = true;
-	t.root = o.pid;
-	if (trace_fds(o.duration, fds, &old)) {
-		ctl_perror(argv[0]);
-		return CTL_EXIT_FAIL;
-	}
-	p = proc_new(&t, o.pid, 0);
-	err = p ? attach_threads(&t, p) : -ENOMEM;
-	if (err) {
-		ctl_errorf(argv[0], "process %d: ptrace: %s", (int)o.pid,
-			   tracer_strerror(err));
-		trace_finish(&t);
-		trace_loop(&t, fds);
-		profil_handle_close(t.x.h);
-		trace_free(&t);
-		return CTL_EXIT_FAIL;
-	}
-	task_ids(o.pid, &(pid_t){ 0 }, &p->ppid);
-	p->need_setup = true;
-	p->cleaned = true;
-	/* Set up at the first stop of any thread: the leader may be gone. */
-	if (!t.ntasks || ptrace(PTRACE_INTERRUPT, t.tasks[0].tid, 0, 0) < 0) {
-		ctl_errorf(argv[0], "process %d: ptrace: %s", (int)o.pid,
-			   tracer_strerror(-errno));
-		trace_finish(&t);
-	}
-	trace_loop(&t, fds);
-	profil_handle_close(t.x.h);
-	ret = t.failed ? CTL_EXIT_FAIL : trace_result(&t, &o);
-	trace_free(&t);
-	return ret;
-}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tracer behind profil-ctl run and attach: every thread of every
+ * process of a program, under ptrace, each process image covered by
+ * profil (coverage.h) from its first stop until its last thread's exit
+ * stop. trace.c says how; the commands are builtin-run.c.
+ */
+#ifndef PROFIL_CTL_TRACE_H
+#define PROFIL_CTL_TRACE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "coverage.h"
+#include "live.h"
+
+/**
+ * struct tproc - one traced process
+ * @pid, @ppid: its ids
+ * @cov: its counters and session
+ * @born_ns: when its image was set up (CLOCK_MONOTONIC)
+ * @next_poll_ns: when to look at its mappings again
+ * @need_setup: set up at its next injectable stop
+ * @shares_mm: a vfork (or CLONE_VM) child: nothing until it execs
+ * @finishing: collect, clean up and detach at the next stops
+ * @cleaned: the counters are read and the mapping is gone
+ * @threads: tasks of ours in it
+ */
+struct tproc {
+	pid_t pid;
+	pid_t ppid;
+	struct coverage cov;
+	long long born_ns;
+	long long next_poll_ns;
+	bool need_setup;
+	bool shares_mm;
+	bool finishing;
+	bool cleaned;
+	int threads;
+};
+
+/**
+ * struct ttask - one traced thread
+ * @tid: its id
+ * @proc: its process
+ * @exiting: it is past its exit stop
+ */
+struct ttask {
+	pid_t tid;
+	struct tproc *proc;
+	bool exiting;
+};
+
+/**
+ * struct trace - the whole traced program
+ * @op: "run" or "attach", for messages
+ * @attach: attach's rules: detach at the end, signals to us end it
+ * @root: run's program, or attach's process
+ * @options: the ptrace options
+ * @x: what the coverage of every process shares (the profile)
+ * @procs, @nprocs; @tasks, @ntasks: what is traced
+ * @finishing: the end has come: every process is being let go
+ * @failed: something failed (the message is printed)
+ * @killed: run killed its program, having failed to set up
+ * @root_exited, @wstatus: run's program was reaped, and how it ended
+ * @lost: processes that ended before their profile could be read
+ */
+struct trace {
+	const char *op;
+	bool attach;
+	pid_t root;
+	long options;
+	struct coverage_ctx x;
+	struct tproc **procs;
+	size_t nprocs;
+	struct ttask *tasks;
+	size_t ntasks;
+	bool finishing;
+	bool failed;
+	bool killed;
+	bool root_exited;
+	int wstatus;
+	unsigned int lost;
+};
+
+/**
+ * trace_init() - an empty trace for command @op with options @o, its
+ * profile going to @profile; opens the netlink handle (t->x.h)
+ * Return: 0, or -1 with the message printed.
+ */
+int trace_init(struct trace *t, const char *op, const struct live_opts *o,
+	       struct profile *profile);
+
+/**
+ * trace_fds() - block the signals profil-ctl handles (the old mask in
+ * *@old), and open fds[0] their signalfd, fds[1] the mappings' poll
+ * timer, fds[2] the --duration timer (-1 without @duration)
+ * Return: 0, or -1 with errno.
+ */
+int trace_fds(double duration, int fds[3], sigset_t *old);
+
+/** trace_proc_new(), trace_task_new() - a traced process, a thread of it. */
+struct tproc *trace_proc_new(struct trace *t, pid_t pid, pid_t ppid);
+struct ttask *trace_task_new(struct trace *t, pid_t tid, struct tproc *p);
+
+/**
+ * trace_attach_threads() - seize every thread of @p's process, those it
+ * makes meanwhile too; a main thread gone by pthread_exit() is skipped
+ * Return: 0, or -errno of the first seize that failed.
+ */
+int trace_attach_threads(struct trace *t, struct tproc *p);
+
+/** trace_task_ids() - the Tgid and PPid of @tid. Return: 0, or -1. */
+int trace_task_ids(pid_t tid, pid_t *tgid, pid_t *ppid);
+
+/** trace_loop() - handle events until nothing is traced. Return: 0, -1. */
+int trace_loop(struct trace *t, int fds[3]);
+
+/** trace_finish() - let every process go: read each, then detach. */
+void trace_finish(struct trace *t);
+
+/**
+ * trace_result() - the report of the profile collected, its messages
+ * Return: CTL_EXIT_OK or CTL_EXIT_FAIL.
+ */
+int trace_result(struct trace *t, const struct live_opts *o);
+
+/** trace_free() - free the trace and its profile. */
+void trace_free(struct trace *t);
+
+#endif /* PROFIL_CTL_TRACE_H */
