@@ -77,13 +77,18 @@ int pf_arcs_init(struct pf_arcs *a, uint64_t lowpc, uint64_t highpc,
 	a->textsize = highpc - lowpc;
 	a->lost = 0;
 	a->foreign = 0;
-	a->on = 0;
+	a->limit = 0;
 	return 0;
+}
+
+void pf_arcs_set_on(struct pf_arcs *a, bool on)
+{
+	__atomic_store_n(&a->limit, on ? a->textsize : 0, __ATOMIC_RELEASE);
 }
 
 void pf_arcs_free(struct pf_arcs *a)
 {
-	__atomic_store_n(&a->on, 0, __ATOMIC_RELEASE);
+	pf_arcs_set_on(a, false);
 	if (a->slot)
 		munmap(a->slot, a->nslots * sizeof(struct pf_arc));
 	a->slot = NULL;
@@ -105,7 +110,12 @@ void pf_arcs_clear(struct pf_arcs *a)
 	__atomic_store_n(&a->foreign, 0, __ATOMIC_RELAXED);
 }
 
-PF_HOT int pf_arcs_add(struct pf_arcs *a, uint64_t key, uint64_t n)
+/*
+ * The probe loop, inlined into pf_arcs_record(): mcount's common case, a
+ * known arc at its home slot, is a load, a compare and an atomic add.
+ */
+static inline __attribute__((always_inline)) PF_HOT int
+pf_arcs_bump(struct pf_arcs *a, uint64_t key, uint64_t n)
 {
 	uint64_t i = (key * PF_ARCS_HASH) >> a->shift, k;
 	struct pf_arc *s;
@@ -132,21 +142,31 @@ PF_HOT int pf_arcs_add(struct pf_arcs *a, uint64_t key, uint64_t n)
 	return -1;
 }
 
+PF_HOT int pf_arcs_add(struct pf_arcs *a, uint64_t key, uint64_t n)
+{
+	return pf_arcs_bump(a, key, n);
+}
+
+/*
+ * self is never 0 (the callee's PC follows its call to mcount, and lowpc
+ * is at or below the text's start), so neither is the key.
+ */
 PF_HOT void pf_arcs_record(struct pf_arcs *a, uint64_t frompc,
 			   uint64_t selfpc)
 {
+	/* limit is the text size when on, 0 when off: one test for both. */
+	uint64_t limit = __atomic_load_n(&a->limit, __ATOMIC_ACQUIRE);
 	uint64_t from = frompc - a->lowpc, self = selfpc - a->lowpc;
 
-	if (!__atomic_load_n(&a->on, __ATOMIC_ACQUIRE))
-		return;
-	if (self >= a->textsize || !self) {
-		/* A -pg shared library's function: not ours to graph. */
-		__atomic_fetch_add(&a->foreign, 1, __ATOMIC_RELAXED);
+	if (self >= limit) {
+		/* Off, or a -pg shared library's function: not graphed. */
+		if (limit)
+			__atomic_fetch_add(&a->foreign, 1, __ATOMIC_RELAXED);
 		return;
 	}
-	if (from >= a->textsize)
+	if (from >= limit)
 		from = 0;	/* from outside the text: counted, not graphed */
-	pf_arcs_add(a, from << 32 | self, 1);
+	pf_arcs_bump(a, from << 32 | self, 1);
 }
 
 size_t pf_arcs_collect(const struct pf_arcs *a, struct profil_gmon_arc *out,

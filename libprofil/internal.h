@@ -188,7 +188,7 @@ struct pf_arc {
 };
 
 struct pf_arcs {
-	int on;			/* pf_arcs_record() records */
+	uint64_t limit;		/* textsize when recording, 0 when off */
 	struct pf_arc *slot;
 	uint64_t mask;
 	unsigned int shift;	/* 64 - log2(nslots) */
@@ -214,6 +214,8 @@ size_t pf_arcs_slots(uint64_t textsize);
 int pf_arcs_init(struct pf_arcs *a, uint64_t lowpc, uint64_t highpc,
 		 size_t nslots);
 void pf_arcs_free(struct pf_arcs *a);
+/* Starts or stops pf_arcs_record() (off after pf_arcs_init()). */
+void pf_arcs_set_on(struct pf_arcs *a, bool on);
 /* Forgets every arc and counter (a forked child). */
 void pf_arcs_clear(struct pf_arcs *a);
 /* Adds @n calls to the arc of @key: 0, or -1 when lost (counted). */

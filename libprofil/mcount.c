@@ -145,7 +145,7 @@ static int pf_mon_start_locked(void)
 	pf_mon.rate = pf_rate_effective(rate);
 	pf_mon.state = PF_MON_ON;
 	if (pf_mon.arcs)
-		__atomic_store_n(&pf_pg_arcs.on, 1, __ATOMIC_RELEASE);
+		pf_arcs_set_on(&pf_pg_arcs, true);
 	return 0;
 }
 
@@ -163,7 +163,7 @@ static void pf_moncontrol_locked(int mode)
 	if (pf_mon.state != PF_MON_ON && pf_mon.state != PF_MON_OFF)
 		return;
 	if (!mode) {
-		__atomic_store_n(&pf_pg_arcs.on, 0, __ATOMIC_RELEASE);
+		pf_arcs_set_on(&pf_pg_arcs, false);
 		pf_profil(NULL, 0, 0, 0);
 		pf_mon.state = PF_MON_OFF;
 		return;

@@ -67,7 +67,7 @@ static void test_init(void **state)
 	assert_int_equal(pf_arcs_init(&a, LOW, LOW + TEXT, 20), 0);
 	assert_int_equal(a.nslots, 32);	/* rounded up to a power of two */
 	assert_int_equal(a.shift, 64 - 5);
-	assert_int_equal(a.on, 0);
+	assert_int_equal(a.limit, 0);	/* off */
 	pf_arcs_free(&a);
 	assert_int_equal(pf_arcs_slots(0), PF_ARCS_DEF_SLOTS);
 	assert_int_equal(pf_arcs_slots(1ULL << 40), PF_ARCS_MAX_SLOTS);
@@ -150,7 +150,7 @@ static void test_concurrent_merge(void **state)
 
 	(void)state;
 	assert_int_equal(pf_arcs_init(&shared, LOW, LOW + TEXT, 1024), 0);
-	shared.on = 1;
+	pf_arcs_set_on(&shared, true);
 	pthread_barrier_init(&start, NULL, THREADS);
 	for (j = 0; j < THREADS; j++)
 		assert_int_equal(pthread_create(&t[j], NULL, adder, NULL), 0);
@@ -176,13 +176,13 @@ static void test_record(void **state)
 	assert_int_equal(pf_arcs_init(&a, LOW, LOW + TEXT, 64), 0);
 	pf_arcs_record(&a, LOW + 0x20, LOW + 0x40);
 	assert_int_equal(used(&a), 0);
-	a.on = 1;
+	pf_arcs_set_on(&a, true);
 	pf_arcs_record(&a, LOW + 0x20, LOW + 0x40);
 	pf_arcs_record(&a, LOW + 0x20, LOW + 0x40);
 	pf_arcs_record(&a, 0x7f0000001000ULL, LOW + 0x40);	/* libc */
 	pf_arcs_record(&a, LOW - 1, LOW + 0x80);
 	pf_arcs_record(&a, LOW + 0x20, LOW + TEXT);		/* a library */
-	pf_arcs_record(&a, LOW + 0x20, LOW);
+	pf_arcs_record(&a, LOW + 0x20, LOW - 0x10);
 	assert_int_equal(pf_arcs_collect(&a, out, 4, &t), 1);
 	assert_int_equal(out[0].from_pc, LOW + 0x20);
 	assert_int_equal(out[0].self_pc, LOW + 0x40);
@@ -192,6 +192,15 @@ static void test_record(void **state)
 	assert_int_equal(t.spontaneous, 2);
 	assert_int_equal(t.foreign, 2);
 	assert_int_equal(t.lost, 0);
+
+	/* Off again: nothing, not even the outside calls. */
+	pf_arcs_set_on(&a, false);
+	pf_arcs_record(&a, LOW + 0x20, LOW + 0x40);
+	pf_arcs_record(&a, LOW + 0x20, LOW + TEXT);
+	assert_int_equal(pf_arcs_collect(&a, out, 4, &t), 1);
+	assert_int_equal(out[0].count, 2);
+	assert_int_equal(t.foreign, 2);
+	pf_arcs_set_on(&a, true);
 
 	/* What a forked child starts from. */
 	pf_arcs_clear(&a);
