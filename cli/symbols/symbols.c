@@ -19,6 +19,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "demangle.h"
+#include "plt.h"
 #include "symbols.h"
 #include "symbols_dwarf.h"
 
@@ -250,21 +251,53 @@ static void set_bounds(struct symtab *st, const struct func_sym *syms,
 	st->nfuncs = k;
 }
 
-static int symtab_load_funcs(struct symtab *st)
+/*
+ * The PLT stubs as functions named "name@plt", as perf and objdump name
+ * them; lowest rank, so a real symbol at the same address wins.
+ */
+static int collect_plt(struct symtab *st, struct plt_stub *stubs, ssize_t ns,
+		       struct func_sym *syms, size_t *k, size_t n)
+{
+	const char *name;
+	ssize_t i;
+
+	for (i = 0; i < ns && *k < n; i++) {
+		name = symtab_keep(st, stubs[i].name);
+		stubs[i].name = NULL;	/* kept, or freed */
+		if (!name)
+			break;
+		syms[(*k)++] = (struct func_sym){
+			.addr = stubs[i].addr, .size = stubs[i].size,
+			.name = name, .rank = -1,
+		};
+	}
+	return i < ns ? -1 : 0;
+}
+
+static int symtab_load_funcs(struct symtab *st, Elf *elf)
 {
 	int n = dwfl_module_getsymtab(st->mod);
+	struct plt_stub *stubs;
 	struct func_sym *syms;
-	size_t k;
+	ssize_t nplt;
+	size_t k, max;
 
-	if (n <= 0)
-		return 0;	/* stripped: no functions */
-	syms = calloc((size_t)n, sizeof(*syms));
-	st->funcs = calloc((size_t)n, sizeof(*st->funcs));
-	if (!syms || !st->funcs) {
+	nplt = plt_stubs(elf, &stubs);
+	if (nplt < 0)
+		return -1;
+	max = (n > 0 ? (size_t)n : 0) + (size_t)nplt;
+	if (!max)
+		return 0;	/* stripped, no PLT: no functions */
+	syms = calloc(max, sizeof(*syms));
+	st->funcs = calloc(max, sizeof(*st->funcs));
+	k = syms && st->funcs && n > 0 ? collect_syms(st, syms, n) : 0;
+	if (!syms || !st->funcs ||
+	    collect_plt(st, stubs, nplt, syms, &k, max) < 0) {
+		plt_stubs_free(stubs, (size_t)nplt);
 		free(syms);
 		return -1;
 	}
-	k = collect_syms(st, syms, n);
+	plt_stubs_free(stubs, (size_t)nplt);
 	qsort(syms, k, sizeof(*syms), cmp_sym);
 	set_bounds(st, syms, k);
 	free(syms);
@@ -306,7 +339,7 @@ struct symtab *symtab_open(const char *path, char *err, size_t errlen)
 	if (!elf)
 		goto err_dwfl;
 	st->ptr_size = gelf_getclass(elf) == ELFCLASS32 ? 4 : 8;
-	if (symtab_load_funcs(st)) {
+	if (symtab_load_funcs(st, elf)) {
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
 		goto err_end;
 	}

@@ -3,11 +3,10 @@
 #
 # profil-ctl against perf (profil_compare.py --check) on three of make
 # compare's cases: the shared library (xz), the pipeline and the dlopen
-# program, shorter than make compare's. profil-ctl does not name PLT
-# entries yet, which perf does ("name@plt"; under TCG they take up to a
-# quarter of a stripped program's samples): --fold-plt counts those as
-# unresolved on perf's side too. Skips (4) without perf.
+# program, shorter than make compare's. Both name PLT entries
+# ("name@plt"; under TCG they take up to a quarter of a stripped
+# program's samples). Skips (4) without perf.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-exec /usr/bin/python3 "$here/profil_compare.py" --check --fold-plt --scale 0.5 \
+exec /usr/bin/python3 "$here/profil_compare.py" --check --scale 0.5 \
 	--work "${OUT:-/tmp}" --bindir "$here" xz pipeline dlopen

@@ -19,7 +19,7 @@ target (Documentation/profil-ctl.rst, "Accuracy against perf"):
   processes  (pipelines) each comm's share within 3 points of perf's
 
 --fold-plt counts perf's PLT entries ("name@plt", which perf synthesizes
-from .rela.plt) as unresolved, for a profil-ctl that does not name them:
+from .rela.plt) as unresolved, as a profil-ctl before it named them did;
 the "w/ plt" column still shows the distance with them.
 
 --check widens each bound by the sampling noise of the measurement (see
