@@ -159,36 +159,38 @@ uint64_t profile_count_total(const struct profile_count *c)
 	return hist_total(&c->hist) + c->uncovered;
 }
 
-uint64_t profile_total(const struct profile *p)
+#define PROFILE_ANY ((size_t)-2)
+
+/* The samples of the counts of @object and @process (PROFILE_ANY: all). */
+static uint64_t profile_sum(const struct profile *p, size_t object,
+			    size_t process)
 {
+	const struct profile_count *c;
 	uint64_t n = 0;
 	size_t i;
 
-	for (i = 0; i < p->ncounts; i++)
-		n += profile_count_total(&p->counts[i]);
+	for (i = 0; i < p->ncounts; i++) {
+		c = &p->counts[i];
+		if ((object == PROFILE_ANY || c->object == object) &&
+		    (process == PROFILE_ANY || c->process == process))
+			n += profile_count_total(c);
+	}
 	return n;
+}
+
+uint64_t profile_total(const struct profile *p)
+{
+	return profile_sum(p, PROFILE_ANY, PROFILE_ANY);
 }
 
 uint64_t profile_object_total(const struct profile *p, size_t object)
 {
-	uint64_t n = 0;
-	size_t i;
-
-	for (i = 0; i < p->ncounts; i++)
-		if (p->counts[i].object == object)
-			n += profile_count_total(&p->counts[i]);
-	return n;
+	return profile_sum(p, object, PROFILE_ANY);
 }
 
 uint64_t profile_process_total(const struct profile *p, size_t process)
 {
-	uint64_t n = 0;
-	size_t i;
-
-	for (i = 0; i < p->ncounts; i++)
-		if (p->counts[i].process == process)
-			n += profile_count_total(&p->counts[i]);
-	return n;
+	return profile_sum(p, PROFILE_ANY, process);
 }
 
 /* Add the ranges and arcs of @from to @to. */
