@@ -256,6 +256,7 @@ struct profil_session {
 /* session.c */
 int profil_sessions_init(void);
 void profil_sessions_exit(void);
+struct profil_session *profil_session_lookup(struct pid *tgid);
 struct profil_session *profil_session_find(struct pid *tgid);
 struct profil_session *profil_session_next(unsigned long *pos);
 unsigned int profil_session_table_seq(void);
@@ -267,7 +268,11 @@ void profil_session_stop(struct profil_session *s, int reason, u64 addr);
 void profil_session_stop_sync(struct profil_session *s, int reason);
 int profil_session_thread_add(struct profil_session *s,
 			      struct task_struct *task);
-void profil_session_fork(struct task_struct *parent, struct task_struct *child);
+int profil_session_thread_add_locked(struct profil_session *s,
+				     struct task_struct *task);
+void profil_session_reap(struct profil_session *s);
+struct profil_thread *profil_session_thread(struct profil_session *s,
+					    struct task_struct *task);
 void profil_session_exec(struct task_struct *task);
 void profil_session_exit(struct task_struct *task);
 void profil_session_stats(struct profil_session *s, u64 *out);
@@ -275,6 +280,13 @@ void profil_thread_release(struct kref *ref);
 struct profil_thread *profil_thread_find(struct task_struct *task);
 struct profil_params *profil_params_dup(const struct profil_params *req);
 void profil_params_free(struct profil_params *p);
+
+/* attach.c */
+struct profil_attach *profil_attach_alloc(void);
+void profil_attach_refill(struct callback_head *head);
+int profil_session_attach_all(struct profil_session *s,
+			      struct task_struct *leader);
+void profil_session_fork(struct task_struct *parent, struct task_struct *child);
 
 /* regions.c */
 struct profil_regions *profil_regions_single(u64 buf, u64 bufsiz, u64 offset,

@@ -80,17 +80,6 @@ static DEFINE_SPINLOCK(profil_start_locks_lock);
 
 static struct workqueue_struct *profil_wq;
 
-/*
- * What a newly cloned task needs to join profiling. Allocated ahead, as
- * its parent's profil_thread.spare: the fork probe runs with preemption
- * off, where PREEMPT_RT forbids allocating.
- */
-struct profil_attach {
-	struct callback_head twork;
-	struct profil_session *session; /* for a thread */
-	struct profil_params params; /* for a forked process */
-};
-
 static void profil_session_free_work(struct work_struct *work)
 {
 	struct rcu_work *rwork = to_rcu_work(work);
@@ -118,8 +107,15 @@ void profil_session_put(struct profil_session *s)
 	kref_put(&s->ref, profil_session_release);
 }
 
-/* Context: any; the caller holds rcu_read_lock() or profil_table_lock. */
-static struct profil_session *profil_table_lookup(struct pid *tgid)
+/**
+ * profil_session_lookup() - the session of a process, unreferenced
+ * @tgid: the process's thread-group pid
+ *
+ * Context: any; the caller holds rcu_read_lock() or profil_table_lock,
+ * and the result is valid in that section.
+ * Return: the session, or NULL.
+ */
+struct profil_session *profil_session_lookup(struct pid *tgid)
 {
 	struct profil_session *s;
 
@@ -141,7 +137,7 @@ struct profil_session *profil_session_find(struct pid *tgid)
 	struct profil_session *s;
 
 	rcu_read_lock();
-	s = profil_table_lookup(tgid);
+	s = profil_session_lookup(tgid);
 	if (s && !kref_get_unless_zero(&s->ref))
 		s = NULL;
 	rcu_read_unlock();
@@ -235,13 +231,19 @@ struct profil_thread *profil_thread_find(struct task_struct *task)
 	return NULL;
 }
 
-/*
- * The record @s keeps for @task, or NULL. After a restart replaced a
- * stopped session, the old record may still be in the table.
- * Context: an RCU read-side critical section.
+/**
+ * profil_session_thread() - the record a session keeps for a thread
+ * @s: the session
+ * @task: the thread
+ *
+ * After a restart replaced a stopped session, the old record may still
+ * be in the table: only @s's counts.
+ *
+ * Context: an RCU read-side critical section, which the result is valid in.
+ * Return: the record, or NULL.
  */
-static struct profil_thread *profil_session_thread(struct profil_session *s,
-						   struct task_struct *task)
+struct profil_thread *profil_session_thread(struct profil_session *s,
+					    struct task_struct *task)
 {
 	struct profil_thread *t;
 
@@ -250,23 +252,6 @@ static struct profil_thread *profil_session_thread(struct profil_session *s,
 		if (t->task == task && t->session == s)
 			return t;
 	return NULL;
-}
-
-/*
- * task_work on a thread back from clone: the next child's record. If the
- * allocation fails, the next clone goes unprofiled and queues another try.
- */
-static void profil_attach_refill(struct callback_head *head)
-{
-	struct profil_thread *t =
-		container_of(head, struct profil_thread, refill_work);
-	struct profil_attach *a = kzalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
-
-	t->refill_queued = false;
-	if (a)
-		kfree(xchg(&t->spare, a));
-	kref_put(&t->ref, profil_thread_release);
-	module_put(THIS_MODULE);
 }
 
 /* Stop a thread's clocks and drop the list's reference. */
@@ -366,7 +351,7 @@ void profil_session_stop_sync(struct profil_session *s, int reason)
 }
 
 /* Drop records of threads that have exited. Caller holds s->mutex. */
-static void profil_session_reap(struct profil_session *s)
+void profil_session_reap(struct profil_session *s)
 {
 	struct profil_thread *t, *tmp;
 
@@ -393,8 +378,8 @@ static bool profil_session_has_thread(struct profil_session *s,
 }
 
 /* profil_session_thread_add() without the reaping; holds s->mutex. */
-static int profil_session_thread_add_locked(struct profil_session *s,
-					    struct task_struct *task)
+int profil_session_thread_add_locked(struct profil_session *s,
+				     struct task_struct *task)
 {
 	struct profil_thread *t;
 	int err;
@@ -408,7 +393,7 @@ static int profil_session_thread_add_locked(struct profil_session *s,
 	if (!t)
 		return -ENOMEM;
 	err = -ENOMEM;
-	t->spare = kzalloc(sizeof(*t->spare), GFP_KERNEL_ACCOUNT);
+	t->spare = profil_attach_alloc();
 	if (!t->spare)
 		goto err_free;
 	t->session = s;
@@ -475,102 +460,6 @@ int profil_session_thread_add(struct profil_session *s,
 	err = profil_session_thread_add_locked(s, task);
 	mutex_unlock(&s->mutex);
 	return err;
-}
-
-/*
- * Take references on the threads of @leader's process, up to @max.
- * Return: how many there are, which may exceed @max.
- */
-static unsigned int profil_collect_threads(struct task_struct *leader,
-					   struct task_struct **tasks,
-					   unsigned int max)
-{
-	struct task_struct *task;
-	unsigned int n = 0;
-
-	rcu_read_lock();
-	for_each_thread(leader, task) {
-		if (n < max) {
-			get_task_struct(task);
-			tasks[n] = task;
-		}
-		n++;
-	}
-	rcu_read_unlock();
-	return n;
-}
-
-/* One pass of profil_session_attach_all() over the thread list. */
-static int profil_session_attach_pass(struct profil_session *s,
-				      struct task_struct *leader)
-{
-	struct task_struct **tasks;
-	unsigned int i, n, max;
-	int err = 0;
-
-	/* Pairs with the barrier in profil_session_fork(). */
-	smp_mb();
-	for (max = get_nr_threads(leader) + 16;; max *= 2) {
-		tasks = kvmalloc_array(max, sizeof(*tasks), GFP_KERNEL);
-		if (!tasks)
-			return -ENOMEM;
-		n = profil_collect_threads(leader, tasks, max);
-		if (n <= max)
-			break;
-		for (i = 0; i < max; i++)
-			put_task_struct(tasks[i]);
-		kvfree(tasks);
-	}
-	mutex_lock(&s->mutex);
-	profil_session_reap(s);
-	for (i = 0; i < n && !err; i++)
-		err = profil_session_thread_add_locked(s, tasks[i]);
-	mutex_unlock(&s->mutex);
-	for (i = 0; i < n; i++)
-		put_task_struct(tasks[i]);
-	kvfree(tasks);
-	return err;
-}
-
-/*
- * Passes before a start gives up on a process whose new threads clone
- * before a pass reaches them.
- */
-#define PROFIL_ATTACH_PASSES 8
-
-/*
- * Sample every thread of the process. The session is already in the
- * table: a thread cloned from now on by a thread with a record is
- * attached by profil_session_fork(), and one cloned before is on the
- * thread list. One cloned by a thread without a record yet sets @rescan,
- * and the next pass finds it on the list.
- */
-static int profil_session_attach_all(struct profil_session *s,
-				     struct task_struct *leader)
-{
-	unsigned int pass;
-	bool again;
-	int err;
-
-	for (pass = 0; pass < PROFIL_ATTACH_PASSES; pass++) {
-		/*
-		 * A clone that set @rescan before this was on the thread
-		 * list already, so this pass finds it.
-		 */
-		raw_spin_lock_irq(&s->lock);
-		s->rescan = false;
-		raw_spin_unlock_irq(&s->lock);
-		err = profil_session_attach_pass(s, leader);
-		if (err)
-			return err;
-		/* Records added above are seen by any probe locking after. */
-		raw_spin_lock_irq(&s->lock);
-		again = s->rescan;
-		raw_spin_unlock_irq(&s->lock);
-		if (!again)
-			return 0;
-	}
-	return -EAGAIN;
 }
 
 /*
@@ -900,152 +789,6 @@ err_module:
 err_put_new:
 	profil_session_put(s);
 	goto out_put_old;
-}
-
-/* task_work on a new task, before it first reaches user mode. */
-static void profil_attach_run(struct callback_head *head)
-{
-	struct profil_attach *a =
-		container_of(head, struct profil_attach, twork);
-
-	if (a->session) {
-		if (profil_session_thread_add(a->session, current))
-			pr_debug("thread %d not profiled\n", current->pid);
-		profil_session_put(a->session);
-	} else {
-		if (!(current->flags & PF_EXITING) &&
-		    profil_session_start(current, &a->params))
-			pr_debug("process %d not profiled\n", current->tgid);
-		profil_regions_put(a->params.regions);
-	}
-	kfree(a);
-	module_put(THIS_MODULE);
-}
-
-/*
- * Have @t's next spare allocated as current, t->task, returns to user
- * mode. Only t->task queues it and runs it: no lock for @refill_queued.
- */
-static void profil_attach_refill_queue(struct profil_thread *t)
-{
-	if (t->refill_queued || !kref_get_unless_zero(&t->ref))
-		return;
-	if (!try_module_get(THIS_MODULE))
-		goto err_put;
-	if (task_work_add(current, &t->refill_work, TWA_RESUME))
-		goto err_module;
-	t->refill_queued = true;
-	return;
-
-err_module:
-	module_put(THIS_MODULE);
-err_put:
-	kref_put(&t->ref, profil_thread_release);
-}
-
-/*
- * Queue the attach of @child, a clone of current, with the record its
- * parent's @t keeps ready, and have the next one made.
- * Context: RCU read side, preemption off; @t belongs to @s.
- */
-static void profil_attach_queue(struct profil_session *s,
-				struct profil_thread *t,
-				struct task_struct *child, bool thread)
-{
-	struct profil_attach *a = xchg(&t->spare, NULL);
-
-	profil_attach_refill_queue(t);
-	if (!a) {
-		pr_debug("process %d: no record for the clone %d\n",
-			 current->tgid, child->pid);
-		return;
-	}
-	if (thread) {
-		if (!kref_get_unless_zero(&s->ref))
-			goto err_restore;
-		a->session = s;
-	} else {
-		a->session = NULL;
-		a->params = *rcu_dereference(s->params);
-		a->params.generation = 0;
-		/* The params hold one until a grace period after they go. */
-		profil_regions_get(a->params.regions);
-	}
-	init_task_work(&a->twork, profil_attach_run);
-	if (!try_module_get(THIS_MODULE))
-		goto err_session;
-	if (task_work_add(child, &a->twork, TWA_RESUME))
-		goto err_module;
-	return;
-
-err_module:
-	module_put(THIS_MODULE);
-err_session:
-	/* Never the set's last reference: the params' is still there. */
-	if (a->session)
-		profil_session_put(a->session);
-	else
-		refcount_dec(&a->params.regions->ref);
-err_restore:
-	/* The refill, queued above, runs later and frees what it replaces. */
-	WRITE_ONCE(t->spare, a);
-}
-
-/**
- * profil_session_fork() - let a new thread or process join profiling
- * @parent: the cloning task, current
- * @child: the new task, not yet running
- *
- * A new thread is sampled into its process's session; a forked process
- * gets a session of its own with the parent's parameters, counting into
- * its own copy of the buffer, unless the session has PROFIL_F_NO_INHERIT.
- * Either way the child attaches itself from a task_work before it first
- * runs in user mode, so no user tick is missed.
- * A child sharing the parent's memory without being a thread (vfork) is
- * not profiled. Nothing is allocated here: the record the child needs was
- * made ahead for its parent.
- *
- * Context: the sched_process_fork tracepoint, preemption disabled.
- */
-void profil_session_fork(struct task_struct *parent, struct task_struct *child)
-{
-	struct profil_session *s;
-	struct profil_thread *t;
-	unsigned long flags;
-	bool thread;
-
-	if (child->flags & PF_KTHREAD)
-		return;
-	thread = same_thread_group(parent, child);
-	if (!thread && child->mm == parent->mm)
-		return;
-
-	/* Pairs with profil_session_attach_pass(): see the thread or be seen. */
-	smp_mb();
-	rcu_read_lock();
-	s = profil_table_lookup(task_tgid(parent));
-	if (!s || !profil_session_is_active(s))
-		goto unlock;
-	if (!thread &&
-	    (rcu_dereference(s->params)->flags & PROFIL_F_NO_INHERIT))
-		goto unlock;
-	t = profil_session_thread(s, parent);
-	/*
-	 * No record: the session is starting and has not reached @parent.
-	 * A new thread joins through the start's next pass; a new process
-	 * was forked before its parent's profiling began and is not profiled.
-	 */
-	if (!t && thread) {
-		raw_spin_lock_irqsave(&s->lock, flags);
-		t = profil_session_thread(s, parent);
-		if (!t)
-			s->rescan = true;
-		raw_spin_unlock_irqrestore(&s->lock, flags);
-	}
-	if (t)
-		profil_attach_queue(s, t, child, thread);
-unlock:
-	rcu_read_unlock();
 }
 
 /**
