@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "export.h"
 #include "gmon_read.h"
 #include "profile_file.h"
 #include "profile_report.h"
@@ -53,11 +54,15 @@ int report_parse_opt(struct report_opts *o, const char *cmd, int c,
 			o->render.format = RENDER_CSV;
 		} else if (!strcmp(arg, "json")) {
 			o->render.format = RENDER_JSON;
+		} else if (!strcmp(arg, "pprof")) {
+			o->render.format = RENDER_PPROF;
+		} else if (!strcmp(arg, "folded")) {
+			o->render.format = RENDER_FOLDED;
 		} else if (!strcmp(arg, "gmon")) {
 			o->gmon = true;
 		} else {
 			ctl_usage_error(cmd, "unknown format '%s' (text, csv, "
-					"json or gmon)", arg);
+					"json, pprof, folded or gmon)", arg);
 			return -1;
 		}
 		return 1;
@@ -99,6 +104,8 @@ static int report_render_symtab(const char *cmd, const struct hist *h,
 		}
 		return 0;
 	}
+	if (export_format(o->render.format))
+		return export_hist(out, h, st, o, cmd);
 	if (st) {
 		syms.funcs = symtab_funcs(st, &syms.nfuncs);
 		syms.line = report_line_cb;

@@ -38,7 +38,7 @@ enum {
 /*
  * The shared options with their help, to put in a command's struct
  * ctl_option table: --lines, -b/--bins, --sort, -a/--all, -v/--verbose,
- * --format=text|csv|json|gmon.
+ * --format=text|csv|json|pprof|folded|gmon.
  */
 #define REPORT_OPTIONS							\
 	{ { "lines", no_argument, NULL, REPORT_OPT_LINES }, NULL,	\
@@ -52,7 +52,7 @@ enum {
 	{ { "verbose", no_argument, NULL, 'v' }, NULL,			\
 	  "addresses and sizes" },					\
 	{ { "format", required_argument, NULL, REPORT_OPT_FORMAT }, "FMT", \
-	  "text (default), csv, json, or gmon (needs -o)" }
+	  "text (default), csv, json, pprof, folded, or gmon (needs -o)" }
 
 /** report_opts_init() - defaults: functions, text, address order. */
 void report_opts_init(struct report_opts *o);

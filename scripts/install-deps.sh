@@ -11,7 +11,8 @@ PKGS=(build-essential g++ pkg-config perl python3 bc cpio kmod
       libmnl-dev libcmocka-dev libelf-dev libdw-dev libdebuginfod1 zlib1g-dev
       sparse clang-format binutils rsync clang libclang-rt-14-dev
       linux-headers-amd64 linux-source-6.1 xz-utils
-      flex bison linux-perf)
+      flex bison linux-perf
+      libprotobuf-c-dev protobuf-c-compiler golang-go)
 
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "export.h"
 #include "profile_report.h"
 #include "render.h"
 #include "symbols.h"
@@ -544,6 +545,8 @@ int profile_report(FILE *out, const struct profile *p,
 	struct pr r = { .out = out, .p = p, .orig = p, .o = o };
 	int ret;
 
+	if (export_format(o->render.format))
+		return export_profile(out, p, o, per_process, cmd);
 	if (!per_process) {
 		if (profile_merge_processes(p, &merged)) {
 			ctl_perror(cmd);

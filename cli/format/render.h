@@ -30,6 +30,8 @@ enum render_format {
 	RENDER_TEXT,
 	RENDER_CSV,
 	RENDER_JSON,
+	RENDER_PPROF,		/* export.h: not render()'s */
+	RENDER_FOLDED,		/* export.h: not render()'s */
 };
 
 /**

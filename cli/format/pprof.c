@@ -1,0 +1,688 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --format=pprof (pprof.h). The profile's parts map onto profile.proto:
+ * - one Mapping per object, with its path and build-id; the main
+ *   executable of the first process first (pprof's mapping[0]);
+ * - one Location per bin with samples (its first address, link-time)
+ *   and per arc end, one Line each: the function whose bounds hold the
+ *   address, and its source line;
+ * - one Function per (object, function, source file), so that a line
+ *   inlined from another file keeps its file;
+ * - one Sample per bin and process: samples/count, cpu/nanoseconds (the
+ *   samples times the period, 1e9 / rate; 0 when the rate is unknown)
+ *   and, when there are arcs, calls/count 0; labels pid and comm;
+ * - one Sample per arc (callee, caller) whose only value is calls/count,
+ *   so that arcs add nothing to the sample totals;
+ * - an object's uncovered samples at a Location without address whose
+ *   function is named as the report's row.
+ * Objects, functions and locations are found again through small
+ * open-addressing hash tables; the message is packed by protobuf-c, then
+ * compressed by zlib.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "profile.pb-c.h"
+#include "pprof.h"
+
+typedef Perftools__Profiles__Profile pb_profile;
+typedef Perftools__Profiles__ValueType pb_value_type;
+typedef Perftools__Profiles__Sample pb_sample;
+typedef Perftools__Profiles__Label pb_label;
+typedef Perftools__Profiles__Mapping pb_mapping;
+typedef Perftools__Profiles__Location pb_location;
+typedef Perftools__Profiles__Line pb_line;
+typedef Perftools__Profiles__Function pb_function;
+
+/* Values per sample, at most: samples, cpu, calls. */
+#define PP_NVALUES 3
+
+/* One slot of a hash table: a key of three numbers and its id (0: free). */
+struct pp_slot {
+	uint64_t k[3];
+	uint64_t id;
+};
+
+struct pp_map {
+	struct pp_slot *v;
+	size_t cap;		/* a power of two, or 0 */
+	size_t n;
+};
+
+/* A string's slot: its index in the string table (0: free). */
+struct pp_str {
+	const char *s;
+	uint64_t idx;
+};
+
+struct pp {
+	const struct profile *p;
+	const struct render_syms *syms;
+	const struct export_opts *o;
+	size_t nvalues;
+	double ns_per_sample;
+
+	const char **strs;	/* the string table; [0] is "" */
+	size_t nstrs, capstrs;
+	struct pp_str *strmap;
+	size_t strcap;
+	char **owned;		/* strings made here */
+	size_t nowned, capowned;
+
+	pb_function *funcs;
+	size_t nfuncs, capfuncs;
+	struct pp_map funcmap;
+
+	pb_location *locs;
+	pb_line *lines;		/* one per location */
+	pb_line **lineptrs;	/* set at the end */
+	size_t nlocs, caplocs, caplines;
+	struct pp_map locmap;
+
+	pb_sample *samples;	/* their arrays are set at the end: */
+	int64_t (*values)[PP_NVALUES];
+	uint64_t (*locids)[2];
+	size_t nsamples, capsamples, capvalues, caplocids;
+
+	pb_mapping *maps;	/* one per object, in the profile's order */
+	size_t *map_order;	/* their order in the message */
+	pb_label *labels;	/* pid and comm of each process */
+	pb_label **labelptrs;
+};
+
+/* Grows the array *@v of *@cap elements of @size to hold @n + 1. */
+static int grow(void *v, size_t *cap, size_t n, size_t size)
+{
+	void **pv = v;
+	size_t c;
+	void *nv;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? 2 * *cap : 64;
+	nv = reallocarray(*pv, c, size);
+	if (!nv)
+		return -1;
+	*pv = nv;
+	*cap = c;
+	return 0;
+}
+
+static uint64_t hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
+static uint64_t hash_key(const uint64_t k[3])
+{
+	return hash64(k[0] ^ hash64(k[1] ^ hash64(k[2])));
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
+static struct pp_slot *map_slot(struct pp_slot *v, size_t cap,
+				const uint64_t k[3])
+{
+	size_t i = hash_key(k) & (cap - 1);
+
+	while (v[i].id && memcmp(v[i].k, k, sizeof(v[i].k)))
+		i = (i + 1) & (cap - 1);
+	return &v[i];
+}
+
+/*
+ * The slot of key @k: its id, or 0 if new, when the caller must set the
+ * id before the next call. NULL on ENOMEM.
+ */
+static struct pp_slot *map_get(struct pp_map *m, const uint64_t k[3])
+{
+	struct pp_slot *s;
+	size_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 256;
+		struct pp_slot *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (i = 0; i < m->cap; i++)
+			if (m->v[i].id)
+				*map_slot(v, cap, m->v[i].k) = m->v[i];
+		free(m->v);
+		m->v = v;
+		m->cap = cap;
+	}
+	s = map_slot(m->v, m->cap, k);
+	if (!s->id) {
+		memcpy(s->k, k, sizeof(s->k));
+		m->n++;
+	}
+	return s;
+}
+
+static int strmap_grow(struct pp *pp)
+{
+	size_t cap = pp->strcap ? 2 * pp->strcap : 256, i, j;
+	struct pp_str *v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -1;
+	for (i = 0; i < pp->strcap; i++) {
+		if (!pp->strmap[i].idx)
+			continue;
+		j = hash_str(pp->strmap[i].s) & (cap - 1);
+		while (v[j].idx)
+			j = (j + 1) & (cap - 1);
+		v[j] = pp->strmap[i];
+	}
+	free(pp->strmap);
+	pp->strmap = v;
+	pp->strcap = cap;
+	return 0;
+}
+
+/* The index of @s in the string table (NULL and "": 0), or -1 (ENOMEM). */
+static int64_t str(struct pp *pp, const char *s)
+{
+	size_t i;
+
+	if (!s || !*s)
+		return 0;
+	if (2 * (pp->nstrs + 1) > pp->strcap && strmap_grow(pp))
+		return -1;
+	i = hash_str(s) & (pp->strcap - 1);
+	while (pp->strmap[i].idx && strcmp(pp->strmap[i].s, s))
+		i = (i + 1) & (pp->strcap - 1);
+	if (pp->strmap[i].idx)
+		return (int64_t)pp->strmap[i].idx;
+	if (grow(&pp->strs, &pp->capstrs, pp->nstrs, sizeof(*pp->strs)))
+		return -1;
+	pp->strs[pp->nstrs] = s;
+	pp->strmap[i].s = s;
+	pp->strmap[i].idx = pp->nstrs;
+	return (int64_t)pp->nstrs++;
+}
+
+/* str() of a string made with printf's @fmt, kept until the end. */
+static int64_t strf(struct pp *pp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int64_t strf(struct pp *pp, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	if (grow(&pp->owned, &pp->capowned, pp->nowned, sizeof(*pp->owned)))
+		return -1;
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	pp->owned[pp->nowned++] = s;
+	return str(pp, s);
+}
+
+/* The line of the entry of @f, if it is in @file; else 0. */
+static int64_t start_line(const struct render_syms *s,
+			  const struct sym_func *f, const char *file)
+{
+	struct sym_line l;
+
+	if (!f || !file || !s->line || s->line(s->ctx, f->addr, &l) ||
+	    !l.file || strcmp(l.file, file))
+		return 0;
+	return l.line;
+}
+
+/*
+ * The id of the function @f (NULL: the object's unknown row, or with
+ * @name its uncovered one) of object @obj, in source @file; 0 on ENOMEM.
+ */
+static uint64_t function_id(struct pp *pp, size_t obj,
+			    const struct sym_func *f, const char *name,
+			    const char *file)
+{
+	const struct render_syms *s = &pp->syms[obj];
+	int64_t fidx = str(pp, file), nidx;
+	uint64_t k[3] = { obj, 0, (uint64_t)fidx };
+	struct pp_slot *slot;
+	pb_function *fn;
+
+	if (f)
+		k[1] = (uint64_t)(f - s->funcs) + 1;
+	else if (name)
+		k[1] = UINT64_MAX;
+	if (!name)
+		name = f ? f->name : pp->o->unknown;
+	nidx = str(pp, name);
+	if (fidx < 0 || nidx < 0 || !(slot = map_get(&pp->funcmap, k)))
+		return 0;
+	if (slot->id)
+		return slot->id;
+	if (grow(&pp->funcs, &pp->capfuncs, pp->nfuncs, sizeof(*pp->funcs)))
+		return 0;
+	fn = &pp->funcs[pp->nfuncs];
+	perftools__profiles__function__init(fn);
+	fn->id = ++pp->nfuncs;
+	fn->name = nidx;
+	fn->system_name = nidx;
+	fn->filename = fidx;
+	fn->start_line = start_line(s, f, file);
+	slot->id = fn->id;
+	return fn->id;
+}
+
+/*
+ * The id of the location of address @addr of object @obj, or with
+ * @uncovered of the object's uncovered samples; 0 on ENOMEM.
+ */
+static uint64_t location_id(struct pp *pp, size_t obj, uint64_t addr,
+			    bool uncovered)
+{
+	const uint64_t k[3] = { obj, uncovered ? 0 : addr, uncovered };
+	struct export_site site = { .func = NULL };
+	struct pp_slot *slot = map_get(&pp->locmap, k);
+	uint64_t fid;
+	pb_location *loc;
+	pb_line *line;
+
+	if (!slot)
+		return 0;
+	if (slot->id)
+		return slot->id;
+	if (uncovered)
+		fid = function_id(pp, obj, NULL, pp->o->uncovered, NULL);
+	else {
+		export_site(&pp->syms[obj], addr, &site);
+		fid = function_id(pp, obj, site.func, NULL, site.file);
+	}
+	if (!fid || grow(&pp->locs, &pp->caplocs, pp->nlocs, sizeof(*loc)) ||
+	    grow(&pp->lines, &pp->caplines, pp->nlocs, sizeof(*line)))
+		return 0;
+	loc = &pp->locs[pp->nlocs];
+	line = &pp->lines[pp->nlocs];
+	perftools__profiles__location__init(loc);
+	perftools__profiles__line__init(line);
+	loc->id = ++pp->nlocs;
+	loc->mapping_id = pp->maps[obj].id;
+	loc->address = uncovered ? 0 : addr;
+	line->function_id = fid;
+	line->line = site.line;
+	slot->id = loc->id;
+	return loc->id;
+}
+
+/*
+ * A sample at locations @loc (leaf first; @loc[1] 0: one only) of process
+ * @proc (none if out of range) with @n samples and @calls calls.
+ */
+static int add_sample(struct pp *pp, const uint64_t loc[2], size_t proc,
+		      uint64_t n, uint64_t calls)
+{
+	size_t i = pp->nsamples;
+	pb_sample *s;
+
+	if (!loc[0] || grow(&pp->samples, &pp->capsamples, i, sizeof(*s)) ||
+	    grow(&pp->values, &pp->capvalues, i, sizeof(*pp->values)) ||
+	    grow(&pp->locids, &pp->caplocids, i, sizeof(*pp->locids)))
+		return -1;
+	s = &pp->samples[i];
+	perftools__profiles__sample__init(s);
+	s->n_location_id = loc[1] ? 2 : 1;
+	s->n_value = pp->nvalues;
+	if (proc < pp->p->nprocesses) {
+		s->n_label = 2;
+		s->label = &pp->labelptrs[2 * proc];
+	}
+	memcpy(pp->locids[i], loc, sizeof(pp->locids[i]));
+	pp->values[i][0] = (int64_t)n;
+	pp->values[i][1] = llround((double)n * pp->ns_per_sample);
+	pp->values[i][2] = (int64_t)calls;
+	pp->nsamples++;
+	return 0;
+}
+
+/* The samples and arcs of one count. */
+static int add_count(struct pp *pp, const struct profile_count *c)
+{
+	const struct hist *h = &c->hist;
+	const struct hist_range *r;
+	uint64_t loc[2] = { 0, 0 }, lo, hi;
+	size_t i, b;
+
+	for (i = 0; i < h->nranges; i++) {
+		r = &h->ranges[i];
+		for (b = 0; b < r->nbins; b++) {
+			if (!r->bins[b])
+				continue;
+			hist_bin_range(r, b, &lo, &hi);
+			loc[0] = location_id(pp, c->object, lo, false);
+			if (add_sample(pp, loc, c->process, r->bins[b], 0))
+				return -1;
+		}
+	}
+	if (c->uncovered) {
+		loc[0] = location_id(pp, c->object, 0, true);
+		if (add_sample(pp, loc, c->process, c->uncovered, 0))
+			return -1;
+	}
+	for (i = 0; i < h->narcs; i++) {
+		loc[0] = location_id(pp, c->object, h->arcs[i].self_pc, false);
+		loc[1] = location_id(pp, c->object, h->arcs[i].from_pc, false);
+		if (!loc[1] ||
+		    add_sample(pp, loc, c->process, 0, h->arcs[i].count))
+			return -1;
+	}
+	return 0;
+}
+
+/* Widens mapping @m to hold [@lo, @hi). */
+static void widen(pb_mapping *m, uint64_t lo, uint64_t hi)
+{
+	if (m->memory_start == m->memory_limit) {
+		m->memory_start = lo;
+		m->memory_limit = hi;
+		return;
+	}
+	if (lo < m->memory_start)
+		m->memory_start = lo;
+	if (hi > m->memory_limit)
+		m->memory_limit = hi;
+}
+
+/* The index of the main program's object: the first process's exe. */
+static size_t main_object(const struct profile *p)
+{
+	size_t i;
+
+	for (i = 0; p->nprocesses && p->processes[0].exe &&
+	     i < p->nobjects; i++)
+		if (!strcmp(p->objects[i].path, p->processes[0].exe))
+			return i;
+	return 0;
+}
+
+static int add_mappings(struct pp *pp)
+{
+	const struct profile *p = pp->p;
+	size_t n = p->nobjects ? p->nobjects : 1, i, j, first;
+	const struct hist *h;
+	pb_mapping *m;
+
+	pp->maps = calloc(n, sizeof(*pp->maps));
+	pp->map_order = calloc(n, sizeof(*pp->map_order));
+	if (!pp->maps || !pp->map_order)
+		return -1;
+	first = main_object(p);
+	for (i = 0, j = 1; i < p->nobjects; i++) {
+		m = &pp->maps[i];
+		perftools__profiles__mapping__init(m);
+		m->id = i == first ? 1 : ++j;
+		pp->map_order[m->id - 1] = i;
+		m->filename = str(pp, p->objects[i].path);
+		m->build_id = str(pp, p->objects[i].build_id);
+		if (m->filename < 0 || m->build_id < 0)
+			return -1;
+		m->has_functions = pp->syms[i].nfuncs > 0;
+		m->has_filenames = pp->syms[i].line != NULL;
+		m->has_line_numbers = pp->syms[i].line != NULL;
+	}
+	for (i = 0; i < p->ncounts; i++) {
+		h = &p->counts[i].hist;
+		m = &pp->maps[p->counts[i].object];
+		for (j = 0; j < h->nranges; j++)
+			widen(m, h->ranges[j].low_pc, h->ranges[j].high_pc);
+		for (j = 0; j < h->narcs; j++) {
+			widen(m, h->arcs[j].from_pc, h->arcs[j].from_pc + 1);
+			widen(m, h->arcs[j].self_pc, h->arcs[j].self_pc + 1);
+		}
+	}
+	return 0;
+}
+
+/* The labels pid and comm of every process. */
+static int add_labels(struct pp *pp)
+{
+	const struct profile *p = pp->p;
+	size_t n = p->nprocesses ? 2 * p->nprocesses : 1, i;
+	int64_t kpid = str(pp, "pid"), kcomm = str(pp, "comm");
+
+	pp->labels = calloc(n, sizeof(*pp->labels));
+	pp->labelptrs = calloc(n, sizeof(*pp->labelptrs));
+	if (!pp->labels || !pp->labelptrs || kpid < 0 || kcomm < 0)
+		return -1;
+	for (i = 0; i < 2 * p->nprocesses; i++) {
+		perftools__profiles__label__init(&pp->labels[i]);
+		pp->labelptrs[i] = &pp->labels[i];
+		pp->labels[i].key = i & 1 ? kcomm : kpid;
+		if (i & 1)
+			pp->labels[i].str = str(pp, p->processes[i / 2].comm);
+		else
+			pp->labels[i].num = p->processes[i / 2].pid;
+		if (pp->labels[i].str < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Comments: the rate and the kernel's accounting, where known. */
+static int add_comments(struct pp *pp, int64_t *c, size_t *n)
+{
+	const struct profile_acct *a = &pp->p->acct;
+
+	*n = 0;
+	if (pp->p->rate)
+		c[(*n)++] = strf(pp, "profil-ctl: rate %" PRIu32 " Hz, "
+				 "cpu/nanoseconds = samples * 1e9 / rate",
+				 pp->p->rate);
+	else
+		c[(*n)++] = strf(pp, "profil-ctl: rate unknown, "
+				 "cpu/nanoseconds 0");
+	if (a->ticks != PROFILE_UNKNOWN)
+		c[(*n)++] = strf(pp, "profil-ctl: ticks %" PRIu64 ", missed "
+				 "periods %" PRIu64 ", kernel-mode %" PRIu64,
+				 a->ticks, a->missed, a->kernel);
+	return c[0] < 0 || (*n > 1 && c[1] < 0) ? -1 : 0;
+}
+
+/* Compresses @len bytes at @buf to @out as one gzip member. */
+static int write_gzip(FILE *out, const uint8_t *buf, size_t len)
+{
+	unsigned char chunk[1 << 15];
+	z_stream z = { .next_in = NULL };
+	size_t n;
+	int zr;
+
+	if (len > UINT32_MAX) {
+		errno = EFBIG;
+		return -1;
+	}
+	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK) {
+		errno = ENOMEM;
+		return -1;
+	}
+	z.next_in = (Bytef *)buf;
+	z.avail_in = (uInt)len;
+	do {
+		z.next_out = chunk;
+		z.avail_out = sizeof(chunk);
+		zr = deflate(&z, Z_FINISH);
+		n = sizeof(chunk) - z.avail_out;
+		if (n && fwrite(chunk, 1, n, out) != n)
+			zr = Z_ERRNO;
+	} while (zr == Z_OK);
+	deflateEnd(&z);
+	if (zr == Z_STREAM_END)
+		return 0;
+	if (zr != Z_ERRNO)
+		errno = EIO;
+	return -1;
+}
+
+/* Every pointer of the message, once the arrays no longer move. */
+static int assemble(struct pp *pp, pb_profile *m, pb_value_type *vt,
+		    pb_value_type **vtp, pb_value_type *period)
+{
+	static const char *const names[PP_NVALUES][2] = {
+		{ PPROF_SAMPLES, "count" }, { PPROF_CPU, "nanoseconds" },
+		{ PPROF_CALLS, "count" },
+	};
+	pb_sample **sp = calloc(pp->nsamples + 1, sizeof(*sp));
+	pb_location **lp = calloc(pp->nlocs + 1, sizeof(*lp));
+	pb_line **linep = calloc(pp->nlocs + 1, sizeof(*linep));
+	pb_function **fp = calloc(pp->nfuncs + 1, sizeof(*fp));
+	pb_mapping **mp = calloc(pp->p->nobjects + 1, sizeof(*mp));
+	size_t i;
+
+	pp->lineptrs = linep;
+	m->sample = sp;
+	m->location = lp;
+	m->function = fp;
+	m->mapping = mp;
+	m->sample_type = vtp;
+	if (!sp || !lp || !linep || !fp || !mp)
+		return -1;
+	for (i = 0; i < pp->nvalues; i++) {
+		perftools__profiles__value_type__init(&vt[i]);
+		vt[i].type = str(pp, names[i][0]);
+		vt[i].unit = str(pp, names[i][1]);
+		vtp[i] = &vt[i];
+	}
+	m->n_sample_type = pp->nvalues;
+	perftools__profiles__value_type__init(period);
+	period->type = str(pp, PPROF_CPU);
+	period->unit = str(pp, "nanoseconds");
+	m->period_type = period;
+	m->period = llround(pp->ns_per_sample);
+	m->default_sample_type = str(pp, PPROF_SAMPLES);
+	for (i = 0; i < pp->nsamples; i++) {
+		pp->samples[i].value = pp->values[i];
+		pp->samples[i].location_id = pp->locids[i];
+		sp[i] = &pp->samples[i];
+	}
+	m->n_sample = pp->nsamples;
+	for (i = 0; i < pp->nlocs; i++) {
+		linep[i] = &pp->lines[i];
+		pp->locs[i].n_line = 1;
+		pp->locs[i].line = &linep[i];
+		lp[i] = &pp->locs[i];
+	}
+	m->n_location = pp->nlocs;
+	for (i = 0; i < pp->nfuncs; i++)
+		fp[i] = &pp->funcs[i];
+	m->n_function = pp->nfuncs;
+	for (i = 0; i < pp->p->nobjects; i++)
+		mp[i] = &pp->maps[pp->map_order[i]];
+	m->n_mapping = pp->p->nobjects;
+	/* protobuf-c only reads the strings: they are not written to. */
+	m->string_table = (char **)pp->strs;
+	m->n_string_table = pp->nstrs;
+	return 0;
+}
+
+static int pack_write(FILE *out, struct pp *pp)
+{
+	pb_value_type vt[PP_NVALUES], *vtp[PP_NVALUES], period;
+	pb_profile m = PERFTOOLS__PROFILES__PROFILE__INIT;
+	int64_t comments[2];
+	uint8_t *buf = NULL;
+	size_t len;
+	int ret = -1;
+
+	if (add_comments(pp, comments, &m.n_comment))
+		return -1;
+	m.comment = comments;
+	if (assemble(pp, &m, vt, vtp, &period))
+		goto out;
+	/* str() in assemble() may have failed: -1 is no index. */
+	if (vt[0].type < 0 || vt[pp->nvalues - 1].unit < 0 ||
+	    m.default_sample_type < 0 || period.unit < 0)
+		goto out;
+	len = perftools__profiles__profile__get_packed_size(&m);
+	buf = malloc(len ? len : 1);
+	if (!buf)
+		goto out;
+	perftools__profiles__profile__pack(&m, buf);
+	ret = write_gzip(out, buf, len);
+out:
+	free(m.sample);
+	free(m.location);
+	free(m.function);
+	free(m.mapping);
+	free(buf);
+	return ret;
+}
+
+static void pp_free(struct pp *pp)
+{
+	size_t i;
+
+	for (i = 0; i < pp->nowned; i++)
+		free(pp->owned[i]);
+	free(pp->owned);
+	free(pp->strs);
+	free(pp->strmap);
+	free(pp->funcs);
+	free(pp->funcmap.v);
+	free(pp->locs);
+	free(pp->lines);
+	free(pp->lineptrs);
+	free(pp->locmap.v);
+	free(pp->samples);
+	free(pp->values);
+	free(pp->locids);
+	free(pp->maps);
+	free(pp->map_order);
+	free(pp->labels);
+	free(pp->labelptrs);
+}
+
+int render_pprof(FILE *out, const struct profile *p,
+		 const struct render_syms *syms, const struct export_opts *o)
+{
+	struct pp pp = { .p = p, .syms = syms, .o = o, .nvalues = 2 };
+	int ret = -1;
+	size_t i;
+
+	for (i = 0; i < p->ncounts; i++)
+		if (p->counts[i].hist.narcs)
+			pp.nvalues = PP_NVALUES;
+	if (p->rate)
+		pp.ns_per_sample = 1e9 / p->rate;
+	errno = ENOMEM;
+	if (grow(&pp.strs, &pp.capstrs, 0, sizeof(*pp.strs)))
+		goto out;
+	pp.strs[pp.nstrs++] = "";
+	if (add_mappings(&pp) || add_labels(&pp))
+		goto out;
+	for (i = 0; i < p->ncounts; i++)
+		if (add_count(&pp, &p->counts[i]))
+			goto out;
+	errno = 0;
+	ret = pack_write(out, &pp);
+	if (ret && !errno)
+		errno = ENOMEM;
+out:
+	pp_free(&pp);
+	return ret;
+}
