@@ -815,6 +815,27 @@ static int gmon_range(FILE *out, const struct hist_range *rg, uint32_t rate,
 	return ret;
 }
 
+/* The arcs as read, through libprofil's writer (struct hist_arc's twin). */
+static int gmon_arcs(FILE *out, const struct hist *h)
+{
+	struct profil_gmon_arc *a;
+	size_t i;
+	int ret;
+
+	if (!h->narcs)
+		return 0;
+	a = calloc(h->narcs, sizeof(*a));
+	if (!a)
+		return -1;
+	for (i = 0; i < h->narcs; i++)
+		a[i] = (struct profil_gmon_arc){ .from_pc = h->arcs[i].from_pc,
+						 .self_pc = h->arcs[i].self_pc,
+						 .count = h->arcs[i].count };
+	ret = profil_gmon_write_arcs(out, a, h->narcs);
+	free(a);
+	return ret;
+}
+
 int render_gmon(FILE *out, const struct hist *h)
 {
 	size_t i;
@@ -826,5 +847,7 @@ int render_gmon(FILE *out, const struct hist *h)
 	for (i = 0; i < h->nranges; i++)
 		if (gmon_range(out, &h->ranges[i], h->rate, i == 0))
 			return -1;
+	if (gmon_arcs(out, h))
+		return -1;
 	return fflush(out) ? -1 : 0;
 }

@@ -159,7 +159,8 @@ const char *render_zero_reason(const struct hist *h,
 /**
  * render_gmon() - @h as a gmon.out file gprof reads, through libprofil's
  * writer: one TIME_HIST record per range (and more where a count passes
- * 65535); arcs are not written, and pointers are the host's.
+ * 65535), then one CG_ARC record per arc as read (more where a count
+ * passes 2^32 - 1); pointers are the host's.
  * Return: 0, or -1 with errno (EINVAL: no range, or a range too large).
  */
 int render_gmon(FILE *out, const struct hist *h);
