@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "callgraph.h"
 #include "ctl.h"
 #include "export.h"
 #include "gmon_read.h"
@@ -111,7 +112,10 @@ static int report_render_symtab(const char *cmd, const struct hist *h,
 		syms.line = report_line_cb;
 		syms.ctx = st;
 	}
-	ret = render(out, h, &syms, &o->render);
+	if (o->callgraph)
+		ret = render_callgraph(out, h, &syms, &o->render);
+	else
+		ret = render(out, h, &syms, &o->render);
 	if (ret)
 		ctl_perror(cmd);
 	return ret;
@@ -150,6 +154,9 @@ static const struct ctl_option report_options[] = {
 	{ { "exe", required_argument, NULL, 'e' }, "BINARY",
 	  "the program, for its symbols (default a.out)" },
 	REPORT_OPTIONS,
+	{ { "callgraph", no_argument, NULL, REPORT_OPT_CALLGRAPH }, NULL,
+	  "callers and callees of each function, time propagated as gprof "
+	  "(a -pg program's gmon.out)" },
 	{ { "per-process", no_argument, NULL, REPORT_OPT_PER_PROCESS }, NULL,
 	  "a saved profile per process (pid, comm), then per object" },
 	{ { "output", required_argument, NULL, 'o' }, "FILE",
@@ -245,6 +252,9 @@ int cmd_report(int argc, char **argv)
 		case REPORT_OPT_PER_PROCESS:
 			per_process = true;
 			break;
+		case REPORT_OPT_CALLGRAPH:
+			o.callgraph = true;
+			break;
 		case 'h':
 			ctl_help(argv[0], report_options);
 			return CTL_EXIT_OK;
@@ -273,6 +283,11 @@ int cmd_report(int argc, char **argv)
 	}
 	if (report_check_opts(&o, argv[0], output))
 		return CTL_EXIT_USAGE;
+	if (o.callgraph && (o.render.view != RENDER_FUNCS || o.gmon ||
+			    export_format(o.render.format)))
+		return ctl_usage_error(argv[0], "--callgraph is a view of "
+				       "its own: text, csv or json; not with "
+				       "--lines or -b");
 	if (!gmon)
 		gmon = "gmon.out";
 	if (gmon_read_whole(gmon, &data, &len, err, sizeof(err))) {
@@ -283,6 +298,10 @@ int cmd_report(int argc, char **argv)
 		ret = binary ? ctl_usage_error(argv[0], "%s is a saved profile, "
 					       "which names its objects: no "
 					       "BINARY", gmon) :
+			o.callgraph ? ctl_usage_error(argv[0], "--callgraph: "
+						      "%s is a saved profile, "
+						      "which has no call arcs",
+						      gmon) :
 			report_saved(argv[0], gmon, data, len, &o,
 				     per_process, output);
 		free(data);

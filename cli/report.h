@@ -20,11 +20,13 @@
  * @render: view, format, sort, all, verbose, ticks (render.h)
  * @gmon: --format=gmon: write a gmon.out instead of a table
  * @binary: the ELF file for symbols; NULL: the hist's own @binary
+ * @callgraph: report --callgraph: callers and callees (callgraph.h)
  */
 struct report_opts {
 	struct render_opts render;
 	bool gmon;
 	const char *binary;
+	bool callgraph;
 };
 
 /* Option codes above any character, for getopt_long's table. */
@@ -33,6 +35,7 @@ enum {
 	REPORT_OPT_SORT,
 	REPORT_OPT_FORMAT,
 	REPORT_OPT_PER_PROCESS,
+	REPORT_OPT_CALLGRAPH,
 };
 
 /*
