@@ -818,6 +818,8 @@ static void test_report_cmd(void **state)
 	       "is a saved profile, which names its objects: no BINARY");
 	expect(ctl("report", "--per-process", "-e", SYM, "-f", gm, NULL), 2,
 	       err, "--per-process: " );
+	expect(ctl("report", "--callgraph", path, NULL), 2, err,
+	       "is a saved profile, which has no call arcs");
 	/* A broken one: the line. */
 	write_file(path, "profil-ctl-profile 1\nrate x\n");
 	expect(ctl("report", path, NULL), 1, err, "whole.profile: line 2: "
