@@ -52,3 +52,32 @@ echo "== profil-ctl report on the saved profile, merged by object, the header"
 "$TOP/cli/profil-ctl" report pipeline.profile >report.txt
 sed -n '1,/^$/p' report.txt
 
+
+echo
+echo "== call graphs: a threaded -pg program (tests/selftests/profil/pg_work.c"
+echo "   threads: 8 threads each call mid() 200000 times; mid() calls leaf_a()"
+echo "   once and leaf_b() twice), built with gcc -pg, at PROFIL_HZ=1000."
+echo "   The calls it made, as it counts them itself:"
+K=$OUT/ksft
+cd "$(mktemp -d)"
+export PROFIL_HZ=1000
+"$K/pg_work" threads >libprofil.arcs
+cat libprofil.arcs
+echo
+echo "== linked with libprofil (its mcount, the kernel's histogram):"
+echo "   gprof -b -q pg_work gmon.out"
+gprof -b -q "$K/pg_work" gmon.out >libprofil.gprof
+cat libprofil.gprof
+echo
+echo "== profil-ctl report --callgraph --sort on the same gmon.out"
+"$TOP/cli/profil-ctl" report --callgraph --sort "$K/pg_work" gmon.out \
+	>libprofil.cg
+cat libprofil.cg
+rm gmon.out
+echo
+echo "== the same program with glibc's runtime alone (pg_work_glibc), whose"
+echo "   mcount skips a call while another thread is inside it:"
+echo "   gprof -b -q pg_work_glibc gmon.out"
+"$K/pg_work_glibc" threads >glibc.arcs
+gprof -b -q "$K/pg_work_glibc" gmon.out >glibc.gprof
+cat glibc.gprof
