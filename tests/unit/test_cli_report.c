@@ -255,12 +255,14 @@ static void test_report_usage(void **state)
 	expect(ctl("report", "--format=gmon", NULL), 2, err,
 	       "profil-ctl: report: --format=gmon needs -o FILE");
 	expect(ctl("report", "--callgraph", "--lines", NULL), 2, err,
-	       "profil-ctl: report: --callgraph is a view of its own: not "
-	       "with --lines, -b or --format=gmon");
+	       "profil-ctl: report: --callgraph is a view of its own: text, "
+	       "csv or json; not with --lines or -b");
 	expect(ctl("report", "-b", "--callgraph", NULL), 2, err,
 	       "--callgraph is a view of its own");
 	expect(ctl("report", "--callgraph", "--format=gmon", "-o", "x", NULL),
 	       2, err, "--callgraph is a view of its own");
+	expect(ctl("report", "--callgraph", "--format=folded", NULL), 2, err,
+	       "--callgraph is a view of its own");
 	expect(ctl("report", "--bogus", NULL), 2, err,
 	       "profil-ctl: report: unknown option '--bogus'");
 	expect(ctl("report", "-f", NULL), 2, err,
