@@ -15,27 +15,20 @@
 #include "render.h"
 #include "symbols.h"
 
-/* One object's symbols, read once for every part that shows it. */
-struct pr_object {
-	struct symtab *st;
-	char note[512];		/* why symbols are missing or suspect */
-	uint64_t samples;
-};
-
 struct pr {
 	FILE *out;
 	const struct profile *p;	/* merged by object unless per process */
 	const struct profile *orig;	/* as given: its processes' counts */
 	const struct report_opts *o;
-	struct pr_object *objs;
+	struct profile_syms *objs;
 	uint64_t total;
 	size_t nparts;			/* parts written so far */
 };
 
 static const char *const view_names[] = { "functions", "lines", "bins" };
 
-static void note_build_id(struct pr_object *po, const struct profile_object *o,
-			  const char *file)
+static void note_build_id(struct profile_syms *po,
+			  const struct profile_object *o, const char *file)
 {
 	char id[256];
 
@@ -53,24 +46,22 @@ static void note_build_id(struct pr_object *po, const struct profile_object *o,
 			 o->build_id);
 }
 
-/* Reads the symbols of every object the report shows, once each. */
-static int open_objects(struct pr *r)
+struct profile_syms *profile_syms_open(const struct profile *p, bool all)
 {
-	const struct profile *p = r->p;
 	const struct profile_object *o;
-	struct pr_object *po;
+	struct profile_syms *objs, *po;
 	const char *file;
 	char err[400];
 	size_t i;
 
-	r->objs = calloc(p->nobjects ? p->nobjects : 1, sizeof(*r->objs));
-	if (!r->objs)
-		return -1;
+	objs = calloc(p->nobjects ? p->nobjects : 1, sizeof(*objs));
+	if (!objs)
+		return NULL;
 	for (i = 0; i < p->nobjects; i++) {
 		o = &p->objects[i];
-		po = &r->objs[i];
+		po = &objs[i];
 		po->samples = profile_object_total(p, i);
-		if (!po->samples && !r->o->render.all)
+		if (!po->samples && !all)
 			continue;
 		file = o->symfile ? o->symfile : o->path;
 		if (!o->symfile && file[0] == '[') {
@@ -85,16 +76,16 @@ static int open_objects(struct pr *r)
 		else
 			note_build_id(po, o, file);
 	}
-	return 0;
+	return objs;
 }
 
-static void close_objects(struct pr *r)
+void profile_syms_close(const struct profile *p, struct profile_syms *objs)
 {
 	size_t i;
 
-	for (i = 0; r->objs && i < r->p->nobjects; i++)
-		symtab_close(r->objs[i].st);
-	free(r->objs);
+	for (i = 0; objs && i < p->nobjects; i++)
+		symtab_close(objs[i].st);
+	free(objs);
 }
 
 static double percent(const struct pr *r, uint64_t n)
@@ -377,7 +368,7 @@ static int symtab_line_cb(void *ctx, uint64_t addr, struct sym_line *l)
 static int render_count(struct pr *r, const struct profile_count *c)
 {
 	const struct profile_object *ob = &r->p->objects[c->object];
-	const struct pr_object *po = &r->objs[c->object];
+	const struct profile_syms *po = &r->objs[c->object];
 	enum render_format fmt = r->o->render.format;
 	struct render_syms syms = { .funcs = NULL };
 	struct render_part part = {
@@ -513,7 +504,10 @@ static int report(struct pr *r, bool per_process)
 		goto out;
 	objs = order_by(okeys, r->p->nobjects);
 	procs = order_by(pkeys, r->p->nprocesses);
-	if (!objs || !procs || open_objects(r))
+	if (!objs || !procs)
+		goto out;
+	r->objs = profile_syms_open(r->p, r->o->render.all);
+	if (!r->objs)
 		goto out;
 	if (fmt == RENDER_JSON) {
 		json_header(r, objs, procs, per_process);
@@ -529,7 +523,7 @@ static int report(struct pr *r, bool per_process)
 	if (!ret && fmt == RENDER_JSON)
 		fputs(r->nparts ? "\n  ]\n}\n" : "]\n}\n", r->out);
 out:
-	close_objects(r);
+	profile_syms_close(r->p, r->objs);
 	free(objs);
 	free(procs);
 	free(okeys);
