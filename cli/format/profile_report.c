@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callgrind.h"
 #include "ctl.h"
 #include "export.h"
+#include "html.h"
 #include "profile_report.h"
 #include "render.h"
 #include "symbols.h"
@@ -531,17 +533,37 @@ out:
 	return ret;
 }
 
+/* The formats of a whole profile in one piece: callgrind, HTML. */
+static int report_whole(FILE *out, const struct profile *p,
+			const struct profile *merged,
+			const struct report_opts *o)
+{
+	struct profile_syms *syms = profile_syms_open(merged, false);
+	int ret;
+
+	if (!syms)
+		return -1;
+	if (o->render.format == RENDER_CALLGRIND)
+		ret = render_callgrind(out, merged, syms);
+	else
+		ret = render_html(out, p, merged, syms);
+	profile_syms_close(merged, syms);
+	return ret;
+}
+
 int profile_report(FILE *out, const struct profile *p,
 		   const struct report_opts *o, bool per_process,
 		   const char *cmd)
 {
 	struct profile merged = { .rate = 0 };
 	struct pr r = { .out = out, .p = p, .orig = p, .o = o };
+	enum render_format fmt = o->render.format;
+	bool whole = fmt == RENDER_CALLGRIND || fmt == RENDER_HTML;
 	int ret;
 
 	if (export_format(o->render.format))
 		return export_profile(out, p, o, per_process, cmd);
-	if (!per_process) {
+	if (!per_process || whole) {
 		if (profile_merge_processes(p, &merged)) {
 			ctl_perror(cmd);
 			return -1;
@@ -550,7 +572,8 @@ int profile_report(FILE *out, const struct profile *p,
 	}
 	r.total = profile_total(r.p);
 	errno = 0;
-	ret = report(&r, per_process);
+	ret = whole ? report_whole(out, p, &merged, o) :
+		report(&r, per_process);
 	if (!ret && (ferror(out) || fflush(out)))
 		ret = -1;
 	if (ret) {
