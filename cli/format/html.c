@@ -587,7 +587,7 @@ static void src_lines(struct page *g, const struct src_file *f, long k,
 		      char *text)
 {
 	const struct src_line *sl = &g->lines[f->first], *end = sl + f->n;
-	unsigned int ln, nlines = 0, shown = 0;
+	unsigned int ln, nlines = 0, shown = 0, last = 0;
 	bool all, gap = false;
 	char *s, *nl;
 
@@ -601,9 +601,10 @@ static void src_lines(struct page *g, const struct src_file *f, long k,
 		nl = strchr(s, '\n');
 		if (nl)
 			*nl = '\0';
-		while (sl < end && sl->line + HTML_CONTEXT < ln)
-			sl++;
-		if (all || (sl < end && sl->line <= ln + HTML_CONTEXT)) {
+		for (; sl < end && sl->line < ln; sl++)
+			last = sl->line;
+		if (all || (sl < end && sl->line <= ln + HTML_CONTEXT) ||
+		    (last && last + HTML_CONTEXT >= ln)) {
 			if (gap)
 				fputs("<tr class=\"gap\"><td></td><td class="
 				      "\"ln\">\xe2\x80\xa6</td><td></td></tr>\n",
@@ -624,7 +625,7 @@ static void src_lines(struct page *g, const struct src_file *f, long k,
 		fprintf(g->out, "<p class=\"note\">%u of %u lines shown: those "
 			"within %d of a line with samples, at most %d.</p>\n",
 			shown, nlines, HTML_CONTEXT, HTML_MAX_FILE_LINES);
-	if (end > sl && end[-1].line > nlines)
+	if (f->n && end[-1].line > nlines)
 		fprintf(g->out, "<p class=\"note\">samples on line %u, past "
 			"the end of the file: is it the source the program was "
 			"built from?</p>\n", end[-1].line);
