@@ -18,13 +18,20 @@ import sys
 import time
 
 sys.dont_write_bytecode = True  # noqa: E402 (no __pycache__ in the tree)
-from formats_lib import (CTL, DIR, PG, done, ok, run, skip_unless,
-                         text_funcs, text_lines, write_large, write_small)
+from formats_lib import (CTL, DIR, PG, done, func_bins, ok, run,
+                         skip_unless, text_funcs, text_lines, text_range,
+                         write_large, write_small)
 
 # The page's bound for a profile of any size (html.h's limits: 1000
 # functions, 20 files of 1000 lines of at most 160 escaped bytes).
 MAX_BYTES = 8 << 20
 CHROMIUM_TIMEOUT = 60
+
+
+def brief(x):
+    """@x for a message: its first 300 characters."""
+    t = repr(x)
+    return t if len(t) <= 300 else t[:300] + "..."
 
 
 def chromium(*args):
@@ -134,7 +141,7 @@ def check_small():
     got = dom_funcs(d)
     ok(got == want, f"saved: the DOM's function table holds the text "
        f"report's samples ({len(want)} functions)"
-       + ("" if got == want else f": text {want}, DOM {got}"))
+       + ("" if got == want else f": text {brief(want)}, DOM {brief(got)}"))
     names = [r[d.heads[0].index("function")] for r in d.rows]
     ok(names == sorted(names, key=str.casefold) and
        d.attrs.get("data-sort-key") == "function",
@@ -150,7 +157,8 @@ def check_small():
     want_l = text_lines(lines)
     ok(want_l and src == want_l, f"saved: source lines annotated with "
        f"--lines's counts ({len(want_l)} lines)"
-       + ("" if src == want_l else f": text {want_l}, DOM {src}"))
+       + ("" if src == want_l else f": text {brief(want_l)}, DOM "
+          f"{brief(src)}"))
     ok(d.bars and d.bars[0].startswith("so_work: 15 samples"),
        f"saved: the chart's bars, top first: {d.bars}")
     png = os.path.join(DIR, "saved.png")
@@ -182,6 +190,65 @@ def check_gmon():
           f": text {want} {want_c}, DOM {got} {got_c}"))
 
 
+def long_source(name, lines):
+    """A C program of @lines lines whose function hot() is near the end:
+    its path and hot()'s source lines."""
+    src = os.path.join(DIR, name + ".c")
+    body = ["int pad%d(int x) { return x + %d; }" % (i, i)
+            for i in range(lines - 8)]
+    body += ["int hot(int n)", "{", "\tint i, s = 0;", "",
+             "\tfor (i = 0; i < n; i++)", "\t\ts += i * i;",
+             "\treturn s;", "}", "int main(void) { return hot(3) != 5; }"]
+    with open(src, "w") as f:
+        f.write("\n".join(body) + "\n")
+    run("cc", "-O0", "-g", "-no-pie", "-o", os.path.join(DIR, name), src)
+    return src
+
+
+def check_sources():
+    """A source longer than the page shows, and one that is gone."""
+    progs = []
+    for name in ("long_src", "gone_src"):
+        long_source(name, 3000)
+        progs.append(os.path.join(DIR, name))
+    os.unlink(os.path.join(DIR, "gone_src.c"))
+    saved = os.path.join(DIR, "sources.profile")
+    page = os.path.join(DIR, "sources.html")
+    rows = ["profil-ctl-profile 1", "rate 1000", "bin-bytes 4",
+            "acct - - - - - - - -", "objects 2"]
+    rows += [f'object {i} - "{p}"' for i, p in enumerate(progs)]
+    rows += ["processes 0", "counts 2"]
+    for i, p in enumerate(progs):
+        lo, hi, n = text_range(p)
+        bins = func_bins(p, "hot", lo, [9, 1, 4, 2, 7, 3])
+        rows += [f"count * {i} 0 1",
+                 f"range {lo:#x} {hi:#x} {n} {len(bins)}"]
+        rows += [f"bin {k} {c}" for k, c in bins]
+    with open(saved, "w") as f:
+        f.write("\n".join(rows + ["end"]) + "\n")
+    lines = text_lines(run(CTL, "report", "--lines", saved))
+    run(CTL, "report", "--format=html", "-o", page, saved)
+    d = dom_of(page)
+    files = {v.split(":")[0]: k for k, v in d.ids.items()
+             if re.match(r"^F\d+$", k)}
+    want = {(files[f], ln): n for (f, ln), n in lines.items()}
+    ok(want and d.src == want, f"sources: every line with samples "
+       f"annotated ({len(want)} lines), the gone file's too"
+       + ("" if d.src == want else f": text {brief(want)}, DOM "
+          f"{brief(d.src)}"))
+    text = open(page).read()
+    k = files[os.path.join(DIR, "long_src.c")]
+    shown = sorted(int(i.split("-L")[1]) for i in d.ids
+                   if i.startswith(k + "-L"))
+    hot = [ln for (f, ln) in want if f == k]
+    ok(len(shown) < 3000 and min(hot) - 5 <= shown[0] and
+       "lines shown: those within 5" in text,
+       f"sources: a 3000-line file shows {len(shown)} lines, from "
+       f"{shown[0]}, around its lines with samples ({min(hot)}..)")
+    ok("source not readable: No such file or directory" in text,
+       "sources: a source that is gone gets a note")
+
+
 def check_large():
     libc = re.search(r"\s(/\S*/libc\.so\.6)\s", run("ldd", CTL)).group(1)
     large = os.path.join(DIR, "large.profile")
@@ -208,6 +275,7 @@ def main():
     os.makedirs(DIR, exist_ok=True)
     check_small()
     check_gmon()
+    check_sources()
     check_large()
     done()
 
