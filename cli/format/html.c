@@ -435,7 +435,7 @@ static void chart(struct page *g)
 		"functions\">\n", w, n * bar + 4);
 	for (i = 0; i < n; i++) {
 		const struct cost_func *f = &g->c.funcs[g->funcs[i]];
-		double len = (w - left - 70) * f->self / max;
+		double len = (w - left - 110) * f->self / max;
 
 		fprintf(out, "<g class=\"bar\"><title>");
 		esc(out, f->name, MAX_NAME_CHARS);
@@ -444,7 +444,12 @@ static void chart(struct page *g)
 		fprintf(out, " samples</title><text x=\"%d\" y=\"%zu\" "
 			"text-anchor=\"end\" font-size=\"12\">", left - 6,
 			i * bar + 15);
-		esc(out, f->name, 48);
+		esc(out, f->name, g->m->nobjects > 1 ? 32 : 48);
+		if (g->m->nobjects > 1) {
+			fputs(" [", out);
+			esc(out, base_name(g->m->objects[f->object].path), 16);
+			fputc(']', out);
+		}
 		fprintf(out, "</text><rect x=\"%d\" y=\"%zu\" width=\"%.1f\" "
 			"height=\"%d\" fill=\"#c0392b\"/><text x=\"%.1f\" "
 			"y=\"%zu\" font-size=\"12\">", left, i * bar + 2,
