@@ -13,9 +13,12 @@
 #include <unistd.h>
 
 #include "callgraph.h"
+#include "callgrind.h"
+#include "costs.h"
 #include "ctl.h"
 #include "export.h"
 #include "gmon_read.h"
+#include "html.h"
 #include "profile_file.h"
 #include "profile_report.h"
 #include "report.h"
@@ -61,9 +64,14 @@ int report_parse_opt(struct report_opts *o, const char *cmd, int c,
 			o->render.format = RENDER_FOLDED;
 		} else if (!strcmp(arg, "gmon")) {
 			o->gmon = true;
+		} else if (!strcmp(arg, "callgrind")) {
+			o->render.format = RENDER_CALLGRIND;
+		} else if (!strcmp(arg, "html")) {
+			o->render.format = RENDER_HTML;
 		} else {
 			ctl_usage_error(cmd, "unknown format '%s' (text, csv, "
-					"json, pprof, folded or gmon)", arg);
+					"json, pprof, folded, gmon, callgrind "
+					"or html)", arg);
 			return -1;
 		}
 		return 1;
@@ -86,6 +94,28 @@ int report_check_opts(const struct report_opts *o, const char *cmd,
 static int report_line_cb(void *ctx, uint64_t addr, struct sym_line *l)
 {
 	return symtab_line(ctx, addr, l);
+}
+
+/* Callgrind and HTML: @h as a profile of one object, @binary. */
+static int report_whole_hist(FILE *out, const struct hist *h,
+			     const struct report_opts *o, struct symtab *st,
+			     const char *binary)
+{
+	struct profile_syms syms = { .st = st };
+	struct profile p = { .rate = 0 };
+	char id[256];
+	int ret;
+
+	if (costs_hist_profile(&p, h, binary, st && !symtab_build_id(st, id,
+			       sizeof(id)) ? id : NULL))
+		return -1;
+	syms.samples = profile_total(&p);
+	if (o->render.format == RENDER_CALLGRIND)
+		ret = render_callgrind(out, &p, &syms);
+	else
+		ret = render_html(out, &p, &p, &syms);
+	profile_free(&p);
+	return ret;
 }
 
 /* Renders @h with the symbols of @st (NULL: none). */
@@ -114,6 +144,10 @@ static int report_render_symtab(const char *cmd, const struct hist *h,
 	}
 	if (o->callgraph)
 		ret = render_callgraph(out, h, &syms, &o->render);
+	else if (o->render.format == RENDER_CALLGRIND ||
+		 o->render.format == RENDER_HTML)
+		ret = report_whole_hist(out, h, o, st, o->binary ? o->binary :
+					h->binary);
 	else
 		ret = render(out, h, &syms, &o->render);
 	if (ret)
@@ -284,7 +318,9 @@ int cmd_report(int argc, char **argv)
 	if (report_check_opts(&o, argv[0], output))
 		return CTL_EXIT_USAGE;
 	if (o.callgraph && (o.render.view != RENDER_FUNCS || o.gmon ||
-			    export_format(o.render.format)))
+			    export_format(o.render.format) ||
+			    o.render.format == RENDER_CALLGRIND ||
+			    o.render.format == RENDER_HTML))
 		return ctl_usage_error(argv[0], "--callgraph is a view of "
 				       "its own: text, csv or json; not with "
 				       "--lines or -b");

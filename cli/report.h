@@ -55,7 +55,8 @@ enum {
 	{ { "verbose", no_argument, NULL, 'v' }, NULL,			\
 	  "addresses and sizes" },					\
 	{ { "format", required_argument, NULL, REPORT_OPT_FORMAT }, "FMT", \
-	  "text (default), csv, json, pprof, folded, or gmon (needs -o)" }
+	  "text (default), csv, json, pprof, folded, gmon (needs -o), "	\
+	  "callgrind or html" }
 
 /** report_opts_init() - defaults: functions, text, address order. */
 void report_opts_init(struct report_opts *o);

@@ -4,7 +4,8 @@
 # The job `make demo` runs in the guest, after the harness loaded
 # profil.ko and before it unloads it (DEMO_JOB=... runs another one).
 # Runs chrooted into the host's root; $OUT is the writable run directory
-# (build/qemu/demo on the host), $TOP the source tree (read-only).
+# (build/qemu/demo on the host), $TOP the source tree (read-only). It
+# ends with the HTML report of the whole-program run, in $OUT.
 set -euo pipefail
 
 echo "== profil.ko is loaded"
@@ -81,3 +82,10 @@ echo "   gprof -b -q pg_work_glibc gmon.out"
 "$K/pg_work_glibc" threads >glibc.arcs
 gprof -b -q "$K/pg_work_glibc" gmon.out >glibc.gprof
 cat glibc.gprof
+echo
+cd "$OUT"
+echo "== the same profile as one HTML page: summary, top functions, the"
+echo "   function table, sources annotated per line (--format=html)"
+"$TOP/cli/profil-ctl" report --format=html -o pipeline.html pipeline.profile
+echo "   $OUT/pipeline.html, $(wc -c <pipeline.html) bytes; on the host"
+echo "   build/qemu/demo/pipeline.html (the latest demo run): open it in a browser"

@@ -12,7 +12,8 @@ PKGS=(build-essential g++ pkg-config perl python3 bc cpio kmod
       sparse clang-format binutils rsync clang libclang-rt-14-dev
       linux-headers-amd64 linux-source-6.1 xz-utils
       flex bison linux-perf
-      libprotobuf-c-dev protobuf-c-compiler golang-go)
+      libprotobuf-c-dev protobuf-c-compiler golang-go
+      valgrind chromium)
 
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo

@@ -9,33 +9,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callgrind.h"
 #include "ctl.h"
 #include "export.h"
+#include "html.h"
 #include "profile_report.h"
 #include "render.h"
 #include "symbols.h"
-
-/* One object's symbols, read once for every part that shows it. */
-struct pr_object {
-	struct symtab *st;
-	char note[512];		/* why symbols are missing or suspect */
-	uint64_t samples;
-};
 
 struct pr {
 	FILE *out;
 	const struct profile *p;	/* merged by object unless per process */
 	const struct profile *orig;	/* as given: its processes' counts */
 	const struct report_opts *o;
-	struct pr_object *objs;
+	struct profile_syms *objs;
 	uint64_t total;
 	size_t nparts;			/* parts written so far */
 };
 
 static const char *const view_names[] = { "functions", "lines", "bins" };
 
-static void note_build_id(struct pr_object *po, const struct profile_object *o,
-			  const char *file)
+static void note_build_id(struct profile_syms *po,
+			  const struct profile_object *o, const char *file)
 {
 	char id[256];
 
@@ -53,24 +48,22 @@ static void note_build_id(struct pr_object *po, const struct profile_object *o,
 			 o->build_id);
 }
 
-/* Reads the symbols of every object the report shows, once each. */
-static int open_objects(struct pr *r)
+struct profile_syms *profile_syms_open(const struct profile *p, bool all)
 {
-	const struct profile *p = r->p;
 	const struct profile_object *o;
-	struct pr_object *po;
+	struct profile_syms *objs, *po;
 	const char *file;
 	char err[400];
 	size_t i;
 
-	r->objs = calloc(p->nobjects ? p->nobjects : 1, sizeof(*r->objs));
-	if (!r->objs)
-		return -1;
+	objs = calloc(p->nobjects ? p->nobjects : 1, sizeof(*objs));
+	if (!objs)
+		return NULL;
 	for (i = 0; i < p->nobjects; i++) {
 		o = &p->objects[i];
-		po = &r->objs[i];
+		po = &objs[i];
 		po->samples = profile_object_total(p, i);
-		if (!po->samples && !r->o->render.all)
+		if (!po->samples && !all)
 			continue;
 		file = o->symfile ? o->symfile : o->path;
 		if (!o->symfile && file[0] == '[') {
@@ -85,16 +78,16 @@ static int open_objects(struct pr *r)
 		else
 			note_build_id(po, o, file);
 	}
-	return 0;
+	return objs;
 }
 
-static void close_objects(struct pr *r)
+void profile_syms_close(const struct profile *p, struct profile_syms *objs)
 {
 	size_t i;
 
-	for (i = 0; r->objs && i < r->p->nobjects; i++)
-		symtab_close(r->objs[i].st);
-	free(r->objs);
+	for (i = 0; objs && i < p->nobjects; i++)
+		symtab_close(objs[i].st);
+	free(objs);
 }
 
 static double percent(const struct pr *r, uint64_t n)
@@ -377,7 +370,7 @@ static int symtab_line_cb(void *ctx, uint64_t addr, struct sym_line *l)
 static int render_count(struct pr *r, const struct profile_count *c)
 {
 	const struct profile_object *ob = &r->p->objects[c->object];
-	const struct pr_object *po = &r->objs[c->object];
+	const struct profile_syms *po = &r->objs[c->object];
 	enum render_format fmt = r->o->render.format;
 	struct render_syms syms = { .funcs = NULL };
 	struct render_part part = {
@@ -513,7 +506,10 @@ static int report(struct pr *r, bool per_process)
 		goto out;
 	objs = order_by(okeys, r->p->nobjects);
 	procs = order_by(pkeys, r->p->nprocesses);
-	if (!objs || !procs || open_objects(r))
+	if (!objs || !procs)
+		goto out;
+	r->objs = profile_syms_open(r->p, r->o->render.all);
+	if (!r->objs)
 		goto out;
 	if (fmt == RENDER_JSON) {
 		json_header(r, objs, procs, per_process);
@@ -529,11 +525,29 @@ static int report(struct pr *r, bool per_process)
 	if (!ret && fmt == RENDER_JSON)
 		fputs(r->nparts ? "\n  ]\n}\n" : "]\n}\n", r->out);
 out:
-	close_objects(r);
+	profile_syms_close(r->p, r->objs);
 	free(objs);
 	free(procs);
 	free(okeys);
 	free(pkeys);
+	return ret;
+}
+
+/* The formats of a whole profile in one piece: callgrind, HTML. */
+static int report_whole(FILE *out, const struct profile *p,
+			const struct profile *merged,
+			const struct report_opts *o)
+{
+	struct profile_syms *syms = profile_syms_open(merged, false);
+	int ret;
+
+	if (!syms)
+		return -1;
+	if (o->render.format == RENDER_CALLGRIND)
+		ret = render_callgrind(out, merged, syms);
+	else
+		ret = render_html(out, p, merged, syms);
+	profile_syms_close(merged, syms);
 	return ret;
 }
 
@@ -543,11 +557,13 @@ int profile_report(FILE *out, const struct profile *p,
 {
 	struct profile merged = { .rate = 0 };
 	struct pr r = { .out = out, .p = p, .orig = p, .o = o };
+	enum render_format fmt = o->render.format;
+	bool whole = fmt == RENDER_CALLGRIND || fmt == RENDER_HTML;
 	int ret;
 
 	if (export_format(o->render.format))
 		return export_profile(out, p, o, per_process, cmd);
-	if (!per_process) {
+	if (!per_process || whole) {
 		if (profile_merge_processes(p, &merged)) {
 			ctl_perror(cmd);
 			return -1;
@@ -556,7 +572,8 @@ int profile_report(FILE *out, const struct profile *p,
 	}
 	r.total = profile_total(r.p);
 	errno = 0;
-	ret = report(&r, per_process);
+	ret = whole ? report_whole(out, p, &merged, o) :
+		report(&r, per_process);
 	if (!ret && (ferror(out) || fflush(out)))
 		ret = -1;
 	if (ret) {

@@ -11,6 +11,7 @@
 #define PROFIL_CTL_PROFILE_REPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "profile.h"
@@ -19,6 +20,32 @@
 /* The row names of the function, line and bin views of every object. */
 #define PROFILE_UNKNOWN_ROW "[unknown]"
 #define PROFILE_UNCOVERED_ROW "[not covered: mapped after profil-ctl last looked]"
+
+/**
+ * struct profile_syms - the symbols of one object of a profile, read once
+ * for every part of a report that shows it
+ * @st: its symbols, or NULL (none readable: @note says why)
+ * @note: why symbols are missing or suspect (a build-id that is not the
+ *	recorded one), or ""
+ * @samples: the object's samples, all processes
+ */
+struct profile_syms {
+	struct symtab *st;
+	char note[512];
+	uint64_t samples;
+};
+
+/**
+ * profile_syms_open() - the symbols of every object of @p with samples
+ * (@all: of every object), one per object, by index: from its @symfile,
+ * else its @path; an object without a file to read, whose file cannot be
+ * read, or whose build-id is not the recorded one gets a note
+ * Return: the array, or NULL with errno ENOMEM.
+ */
+struct profile_syms *profile_syms_open(const struct profile *p, bool all);
+
+/** profile_syms_close() - free @objs, profile_syms_open()'s of @p. */
+void profile_syms_close(const struct profile *p, struct profile_syms *objs);
 
 /**
  * profile_report() - render @p to @out as @o says

@@ -32,6 +32,8 @@ enum render_format {
 	RENDER_JSON,
 	RENDER_PPROF,		/* export.h: not render()'s */
 	RENDER_FOLDED,		/* export.h: not render()'s */
+	RENDER_CALLGRIND,	/* whole profiles only: callgrind.h */
+	RENDER_HTML,		/* whole profiles only: html.h */
 };
 
 /**

@@ -394,7 +394,7 @@ unsigned int symtab_ptr_size(const struct symtab *st)
 	return st->ptr_size;
 }
 
-int symtab_line(struct symtab *st, uint64_t addr, struct sym_line *l)
+int symtab_src(struct symtab *st, uint64_t addr, struct sym_line *l)
 {
 	Dwfl_Line *dl = dwfl_module_getsrc(st->mod, addr + st->bias);
 	const char *src;
@@ -407,6 +407,14 @@ int symtab_line(struct symtab *st, uint64_t addr, struct sym_line *l)
 		return -1;
 	l->file = src;
 	l->line = (unsigned int)lineno;
+	l->func = NULL;
+	return 0;
+}
+
+int symtab_line(struct symtab *st, uint64_t addr, struct sym_line *l)
+{
+	if (symtab_src(st, addr, l))
+		return -1;
 	l->func = symtab_keep(st, symbols_dwarf_func(st->mod,
 						      addr + st->bias));
 	return 0;

@@ -80,6 +80,13 @@ struct sym_line {
 int symtab_line(struct symtab *st, uint64_t addr, struct sym_line *l);
 
 /**
+ * symtab_src() - symtab_line() without the function (@l->func NULL):
+ * only the line table is read, not the DWARF scopes, at a fraction of
+ * the cost
+ */
+int symtab_src(struct symtab *st, uint64_t addr, struct sym_line *l);
+
+/**
  * sym_func_find() - the function whose bounds hold @addr, or NULL
  * (binary search in @funcs)
  */

@@ -251,7 +251,7 @@ static void test_report_usage(void **state)
 	(void)state;
 	expect(ctl("report", "--format=xml", NULL), 2, err,
 	       "profil-ctl: report: unknown format 'xml' (text, csv, json, "
-	       "pprof, folded or gmon)");
+	       "pprof, folded, gmon, callgrind or html)");
 	expect(ctl("report", "--format=gmon", NULL), 2, err,
 	       "profil-ctl: report: --format=gmon needs -o FILE");
 	expect(ctl("report", "--callgraph", "--lines", NULL), 2, err,
