@@ -13,7 +13,10 @@
 #                         check-debug); fails if any failed or skipped
 #   make demo             boot the guest, load the module, run $(DEMO_JOB)
 #   make bench            cost per sample, idle cost and mcount's cost per
-#                         call (libprofil's and glibc's), under -icount
+#                         call (libprofil's and glibc's), under -icount;
+#                         then bench-host
+#   make bench-host       on the host: profil-ctl's gmon.out reader on
+#                         10^4, 10^5 and 10^6 records
 #   make compare          profil-ctl against perf on real programs, in the
 #                         guest (COMPARE_RATE, COMPARE_CASES)
 #   make fuzz             nl_fuzz with PROFIL_FUZZ_N (10^6) messages
@@ -122,7 +125,7 @@ CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 
 .PHONY: all module lib cli deps guest-module ksrc selftests unit check \
 	check-unit check-guest check-debug check-load run-unit run-guest \
-	demo bench compare \
+	demo bench bench-host compare \
 	style format \
 	install dkms-install dkms-uninstall debug-kernel clean distclean
 
@@ -282,6 +285,21 @@ bench: deps guest-module $(BENCH_BIN) $(PG_BENCH)
 		QEMU_ARGS='-icount shift=0,sleep=off $(QEMU_ARGS)' \
 		RUN_NAME=bench TAP_PREFIX= \
 		$(TOP)/tests/qemu/run.sh $(TOP)/tests/bench/run.sh
+	@$(MAKE) bench-host
+
+# Host-side rows, in seconds of this machine: profil-ctl's gmon.out
+# reader on files of 10^4, 10^5 and 10^6 TIME_HIST records, in address
+# order and shuffled (tests/bench/gmon_bench.c).
+GMON_BENCH := $(BUILD)/bench/gmon_bench
+
+$(GMON_BENCH): tests/bench/gmon_bench.c cli/profile/gmon_read.c \
+	       cli/profile/gmon_read.h cli/profile/hist.c cli/profile/hist.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Icli/profile \
+		$(filter %.c,$^) -lm -o $@
+
+bench-host: $(GMON_BENCH)
+	@$(GMON_BENCH)
 
 # profil-ctl against perf (tests/selftests/profil/profil_compare.py): each
 # case twice under perf record, once under profil-ctl run, at

@@ -137,15 +137,81 @@ static int gmon_check_first(struct gmon_cursor *c, struct gmon_first *f,
 	return 0;
 }
 
+/*
+ * A TIME_HIST record as read, before the merge: its range and bins and
+ * where it is in the file (for messages).
+ */
+struct gmon_hrec {
+	struct hist_range r;
+	size_t off;
+};
+
+/* The records read so far, in file order; the array grows by doubling. */
+struct gmon_hrecs {
+	struct gmon_hrec *v;
+	size_t n;
+	size_t cap;
+};
+
+/*
+ * Units of work of the last gmon_read_mem(): one per record, per bin
+ * read or summed, per element moved (growth, sort, merge) and per sort
+ * bucket visited, so that a test can check they grow linearly.
+ */
+static unsigned long long gmon_work;
+
+unsigned long long gmon_read_work(void)
+{
+	return gmon_work;
+}
+
+static int gmon_nomem(struct gmon_cursor *c)
+{
+	snprintf(c->err, c->errlen, "offset %zu: %s", c->rec,
+		 strerror(ENOMEM));
+	errno = ENOMEM;
+	return -1;
+}
+
+static int gmon_hrecs_push(struct gmon_cursor *c, struct gmon_hrecs *hr,
+			   const struct gmon_hrec *e)
+{
+	struct gmon_hrec *nv;
+	size_t cap;
+
+	if (hr->n == hr->cap) {
+		cap = hr->cap ? 2 * hr->cap : 16;
+		nv = realloc(hr->v, cap * sizeof(*nv));
+		if (!nv)
+			return gmon_nomem(c);
+		gmon_work += hr->n;
+		hr->v = nv;
+		hr->cap = cap;
+	}
+	hr->v[hr->n++] = *e;
+	gmon_work++;
+	return 0;
+}
+
+static void gmon_hrecs_free(struct gmon_hrecs *hr)
+{
+	size_t i;
+
+	for (i = 0; i < hr->n; i++)
+		free(hr->v[i].r.bins);
+	free(hr->v);
+	memset(hr, 0, sizeof(*hr));
+}
+
 static int gmon_time_hist(struct gmon_cursor *c, struct gmon_first *f,
-			  struct hist *h)
+			  struct gmon_hrecs *hr)
 {
 	size_t hdr = 2 * c->ptr_size + 4 + 4 + DIMEN_LEN + 1, i;
-	uint64_t low, high, *bins;
+	struct gmon_hrec e = { .off = c->rec };
+	uint64_t low, high;
 	uint32_t nbins, rate;
 	char dimen[DIMEN_LEN], abbrev;
 	double scale;
-	int ret;
 
 	if (!gmon_has(c, hdr))
 		return gmon_truncated(c, TAG_TIME_HIST, hdr);
@@ -179,29 +245,135 @@ static int gmon_time_hist(struct gmon_cursor *c, struct gmon_first *f,
 	if (gmon_check_first(c, f, rate, scale, dimen, abbrev))
 		return -1;
 
-	bins = malloc(nbins * sizeof(*bins));
-	if (!bins) {
-		snprintf(c->err, c->errlen, "offset %zu: %s", c->rec,
-			 strerror(ENOMEM));
-		errno = ENOMEM;
-		return -1;
-	}
+	e.r = (struct hist_range){ .low_pc = low, .high_pc = high,
+				   .nbins = nbins };
+	e.r.bins = malloc(nbins * sizeof(*e.r.bins));
+	if (!e.r.bins)
+		return gmon_nomem(c);
 	for (i = 0; i < nbins; i++)
-		bins[i] = gmon_uint(c, 2);
-	ret = hist_add_range(h, low, high, bins, nbins);
-	free(bins);
-	if (!ret)
-		return 0;
-	if (errno == ENOMEM) {
-		snprintf(c->err, c->errlen, "offset %zu: %s", c->rec,
-			 strerror(ENOMEM));
+		e.r.bins[i] = gmon_uint(c, 2);
+	gmon_work += nbins;
+	if (gmon_hrecs_push(c, hr, &e)) {
+		free(e.r.bins);
 		return -1;
 	}
-	return gmon_fail(c, "offset %zu: TIME_HIST record: range [%#llx, "
-			 "%#llx) %s an earlier record's", c->rec,
-			 (unsigned long long)low, (unsigned long long)high,
-			 errno == EDOM ? "has other bins than" :
-			 "partially overlaps");
+	return 0;
+}
+
+/*
+ * The records by low_pc, stably (records of one low_pc stay in file
+ * order): nothing to do when they are in order already, as writers emit
+ * them; else a least-significant-digit radix sort, one pass per byte of
+ * low_pc in which the records differ: linear in their number.
+ */
+static int gmon_hrecs_sort(struct gmon_hrecs *hr)
+{
+	size_t count[256], i, d, n = hr->n;
+	struct gmon_hrec *tmp, *t;
+	bool sorted = true;
+
+	for (i = 1; i < n && sorted; i++)
+		sorted = hr->v[i - 1].r.low_pc <= hr->v[i].r.low_pc;
+	gmon_work += n;
+	if (sorted)
+		return 0;
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp)
+		return -1;
+	for (d = 0; d < 64; d += 8) {
+		size_t sum = 0, c;
+
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(hr->v[i].r.low_pc >> d) & 0xff]++;
+		gmon_work += n + 256;
+		if (count[(hr->v[0].r.low_pc >> d) & 0xff] == n)
+			continue;	/* one value of this byte: no move */
+		for (i = 0; i < 256; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[count[(hr->v[i].r.low_pc >> d) & 0xff]++] =
+				hr->v[i];
+		gmon_work += n;
+		t = hr->v;
+		hr->v = tmp;
+		tmp = t;
+	}
+	free(tmp);
+	return 0;
+}
+
+/* The later of two records in the file: the one a message names. */
+static const struct gmon_hrec *gmon_later(const struct gmon_hrec *a,
+					  const struct gmon_hrec *b)
+{
+	return a->off > b->off ? a : b;
+}
+
+/*
+ * The sorted records into @h's ranges as gprof merges them: identical
+ * ranges summed, partial overlaps refused. @hr's bins move to @h, or
+ * stay in @hr on failure.
+ */
+static int gmon_hrecs_merge(struct gmon_cursor *c, struct gmon_hrecs *hr,
+			    struct hist *h)
+{
+	struct hist_range *out, *last = NULL;
+	const struct gmon_hrec *bad;
+	size_t i, j, n = 0;
+
+	if (!hr->n)
+		return 0;
+	out = malloc(hr->n * sizeof(*out));
+	if (!out)
+		return gmon_nomem(c);
+	for (i = 0; i < hr->n; i++) {
+		struct gmon_hrec *e = &hr->v[i];
+
+		gmon_work++;
+		if (!last || e->r.low_pc >= last->high_pc) {
+			out[n++] = e->r;
+			last = &out[n - 1];
+			continue;
+		}
+		bad = gmon_later(e, &hr->v[i - 1]);
+		c->rec = bad->off;
+		if (e->r.low_pc != last->low_pc ||
+		    e->r.high_pc != last->high_pc) {
+			free(out);
+			return gmon_fail(c, "offset %zu: TIME_HIST record: "
+					 "range [%#llx, %#llx) partially "
+					 "overlaps an earlier record's",
+					 bad->off,
+					 (unsigned long long)bad->r.low_pc,
+					 (unsigned long long)bad->r.high_pc);
+		}
+		if (e->r.nbins != last->nbins) {
+			free(out);
+			return gmon_fail(c, "offset %zu: TIME_HIST record: "
+					 "range [%#llx, %#llx) has other bins "
+					 "than an earlier record's", bad->off,
+					 (unsigned long long)bad->r.low_pc,
+					 (unsigned long long)bad->r.high_pc);
+		}
+		for (j = 0; j < e->r.nbins; j++)
+			last->bins[j] += e->r.bins[j];
+		gmon_work += e->r.nbins;
+	}
+	/* Success: the bins of summed records are freed, the rest move. */
+	for (i = 0, j = 0; i < hr->n; i++) {
+		if (j < n && out[j].bins == hr->v[i].r.bins)
+			j++;
+		else
+			free(hr->v[i].r.bins);
+	}
+	hr->n = 0;
+	h->ranges = out;
+	h->nranges = n;
+	return 0;
 }
 
 static int gmon_cg_arc(struct gmon_cursor *c, struct hist *h)
@@ -278,8 +450,11 @@ int gmon_read_mem(const void *data, size_t len, unsigned int ptr_size,
 		.err = err, .errlen = errlen,
 	};
 	struct gmon_first first = { .seen = false };
+	struct gmon_hrecs hr = { .n = 0 };
 	unsigned int tag;
 	int ret = 0;
+
+	gmon_work = 0;
 
 	if (ptr_size != 4 && ptr_size != 8) {
 		snprintf(err, errlen, "pointer size %u: not 4 or 8", ptr_size);
@@ -293,7 +468,7 @@ int gmon_read_mem(const void *data, size_t len, unsigned int ptr_size,
 		tag = c.p[c.off++];
 		switch (tag) {
 		case TAG_TIME_HIST:
-			ret = gmon_time_hist(&c, &first, h);
+			ret = gmon_time_hist(&c, &first, &hr);
 			break;
 		case TAG_CG_ARC:
 			ret = gmon_cg_arc(&c, h);
@@ -308,6 +483,13 @@ int gmon_read_mem(const void *data, size_t len, unsigned int ptr_size,
 					ptr_size);
 		}
 	}
+	if (!ret && gmon_hrecs_sort(&hr)) {
+		c.rec = 0;
+		ret = gmon_nomem(&c);
+	}
+	if (!ret)
+		ret = gmon_hrecs_merge(&c, &hr, h);
+	gmon_hrecs_free(&hr);
 	if (ret) {
 		int e = errno;
 

@@ -30,13 +30,24 @@
  * partial overlap, or a dimension, scale or rate that differs from the
  * first record's, is an error, as in gprof (which ignores a different
  * rate; we do not). CG_ARC records are kept in @h->arcs, BB_COUNT
- * records checked and skipped. Memory used is linear in @len.
+ * records checked and skipped. Memory used is linear in @len, and so is
+ * the time: the histograms are read first, then sorted by address (not
+ * at all when they come in order, a radix sort else) and merged in one
+ * pass; a file with both an overlap and a malformed record later on is
+ * refused for the malformed record.
  *
  * Return: 0, or -1 with @err set (errno ENOMEM for an allocation
  * failure, EINVAL for a malformed file).
  */
 int gmon_read_mem(const void *data, size_t len, unsigned int ptr_size,
 		  struct hist *h, char *err, size_t errlen);
+
+/**
+ * gmon_read_work() - the units of work the last gmon_read_mem() did: one
+ * per record, bin, element moved and sort bucket visited (the test of
+ * its linear growth counts them rather than time it)
+ */
+unsigned long long gmon_read_work(void);
 
 /**
  * gmon_read_whole() - the bytes of @path ("-": standard input), at most

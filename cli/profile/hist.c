@@ -70,18 +70,39 @@ uint64_t hist_total(const struct hist *h)
 	return sum;
 }
 
+/*
+ * The first range of @h that ends after @low: ranges are sorted and
+ * disjoint, so their ends are sorted too (binary search).
+ */
+static size_t hist_find(const struct hist *h, uint64_t low)
+{
+	size_t lo = 0, hi = h->nranges, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (h->ranges[mid].high_pc <= low)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int hist_add_range(struct hist *h, uint64_t low, uint64_t high,
 		   const uint64_t *bins, size_t nbins)
 {
 	struct hist_range *r, *nr;
-	size_t i, pos = h->nranges;
+	size_t i, pos;
 
 	if (high <= low || !nbins || nbins > high - low) {
 		errno = EINVAL;
 		return -1;
 	}
-	for (i = 0; i < h->nranges; i++) {
-		r = &h->ranges[i];
+	/* Appending, as every source in address order does: no search. */
+	pos = h->nranges && h->ranges[h->nranges - 1].high_pc > low ?
+	      hist_find(h, low) : h->nranges;
+	if (pos < h->nranges) {
+		r = &h->ranges[pos];
 		if (r->low_pc == low && r->high_pc == high) {
 			if (r->nbins != nbins) {
 				errno = EDOM;
@@ -91,12 +112,10 @@ int hist_add_range(struct hist *h, uint64_t low, uint64_t high,
 				r->bins[i] += bins[i];
 			return 0;
 		}
-		if (low < r->high_pc && r->low_pc < high) {
+		if (r->low_pc < high) {
 			errno = EEXIST;
 			return -1;
 		}
-		if (r->low_pc > low && pos == h->nranges)
-			pos = i;
 	}
 	nr = realloc(h->ranges, (h->nranges + 1) * sizeof(*nr));
 	if (!nr)

@@ -462,6 +462,87 @@ static void test_file_errors(void **state)
 	unlink(path);
 }
 
+/*
+ * A large image: @n TIME_HIST records of 16 bytes and 4 bins each, every
+ * range twice (summed); @stride 1: in address order, else visited
+ * (i * stride) mod n, a permutation for a stride prime to n.
+ */
+static unsigned char *big_image(size_t n, size_t stride, size_t *len)
+{
+	const size_t rec = 1 + 8 + 8 + 4 + 4 + 15 + 1 + 2 * 4;
+	unsigned char *buf = calloc(1, 20 + 2 * n * rec), *p;
+	size_t i, k, j, b;
+
+	assert_non_null(buf);
+	memcpy(buf, "gmon\1\0\0\0", 8);
+	p = buf + 20;
+	for (k = 0; k < 2 * n; k++) {
+		uint64_t low = 0x400000 + (k / 2 * stride % n) * 32;
+		uint64_t f[4] = { low, low + 16, 4, 100 };
+		size_t w[4] = { 8, 8, 4, 4 };
+
+		*p++ = 0;
+		for (j = 0; j < 4; j++)
+			for (b = 0; b < w[j]; b++)
+				*p++ = (unsigned char)(f[j] >> (8 * b));
+		memcpy(p, "seconds", 7);
+		p += 15;
+		*p++ = 's';
+		for (i = 0; i < 4; i++, p += 2)
+			*p = 1;
+	}
+	*len = (size_t)(p - buf);
+	return buf;
+}
+
+static unsigned long long big_read_work(size_t n, size_t stride)
+{
+	struct hist h = { .rate = 0 };
+	unsigned char *buf;
+	char err[256];
+	size_t len;
+
+	buf = big_image(n, stride, &len);
+	if (gmon_read_mem(buf, len, 8, &h, err, sizeof(err)))
+		fail_msg("unexpected error: %s", err);
+	assert_int_equal(h.nranges, n);
+	assert_int_equal(hist_total(&h), 8 * n);
+	assert_true(h.ranges[0].low_pc == 0x400000);
+	assert_true(h.ranges[n - 1].low_pc == 0x400000 + (n - 1) * 32);
+	hist_free(&h);
+	free(buf);
+	return gmon_read_work();
+}
+
+/*
+ * The reader's work grows linearly with the records, in order and
+ * shuffled: ten times the records, at most ten times the work (plus a
+ * margin for the sort's fixed cost per pass). Counted, not timed.
+ */
+static void test_linear_work(void **state)
+{
+	static const size_t strides[] = { 1, 7919 };
+	unsigned long long w[3];
+	size_t s, i, n;
+
+	(void)state;
+	for (s = 0; s < 2; s++) {
+		for (i = 0, n = 1000; i < 3; i++, n *= 10)
+			w[i] = big_read_work(n, strides[s]);
+		for (i = 1; i < 3; i++)
+			if (w[i] > 10 * w[i - 1] + 10 * 8 * 256 ||
+			    w[i] < 9 * w[i - 1])
+				fail_msg("stride %zu: work %llu for %zu "
+					 "records, %llu for ten times as many",
+					 strides[s], w[i - 1],
+					 (size_t)(1000 * (i == 1 ? 1 : 10)),
+					 w[i]);
+		print_message("stride %zu: work %llu, %llu, %llu for 10^3, "
+			      "10^4, 10^5 records (each twice)\n", strides[s],
+			      w[0], w[1], w[2]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +568,7 @@ int main(void)
 		cmocka_unit_test(test_bad_bb_truncated),
 		cmocka_unit_test(test_bad_pointer_width),
 		cmocka_unit_test(test_file_errors),
+		cmocka_unit_test(test_linear_work),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
