@@ -95,7 +95,9 @@ static void ctl_help_option(const struct ctl_option *o)
 	else
 		n = snprintf(spec, sizeof(spec), "    --%s", o->lo.name);
 	if (o->arg && n > 0 && (size_t)n < sizeof(spec))
-		snprintf(spec + n, sizeof(spec) - (size_t)n, "=%s", o->arg);
+		snprintf(spec + n, sizeof(spec) - (size_t)n,
+			 o->lo.has_arg == optional_argument ? "[=%s]" : "=%s",
+			 o->arg);
 	printf("  %-22s %s\n", spec, o->help);
 }
 
@@ -117,12 +119,22 @@ int ctl_parse_u64(const char *s, unsigned long long min,
 		  unsigned long long max, unsigned long long *out)
 {
 	unsigned long long v;
+	int base = 10;
 	char *end;
 
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+	if (!s)
+		return -1;
+	/* Decimal, or hex after 0x: never octal ("0100" is 100). */
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		base = 16;
+	}
+	/* Digits only: no sign, space or second 0x that strtoull takes. */
+	if (!*s || s[strspn(s, base == 16 ? "0123456789abcdefABCDEF" :
+			    "0123456789")])
 		return -1;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, base);
 	if (errno || *end || v < min || v > max)
 		return -1;
 	*out = v;

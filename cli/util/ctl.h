@@ -74,7 +74,8 @@ int ctl_getopt(int argc, char **argv, const char *flags,
 void ctl_help(const char *cmd, const struct ctl_option *opts);
 
 /**
- * ctl_parse_u64() - a whole decimal (or 0x hex) number in [min, max]
+ * ctl_parse_u64() - a whole number in [min, max]: decimal, or
+ * hexadecimal after "0x"; never octal ("0100" is 100, as perf reads it)
  * Return: 0, or -1 (not a number, trailing characters, out of range).
  */
 int ctl_parse_u64(const char *s, unsigned long long min,
