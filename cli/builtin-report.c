@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdint.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,11 +30,43 @@ void report_opts_init(struct report_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->render.view = RENDER_FUNCS;
 	o->render.format = RENDER_TEXT;
+	o->render.sort = true;
+}
+
+void report_help_columns(void)
+{
+	printf("\ncolumns of the text table:\n"
+	       "  count     samples (profil's ticks) in the row\n"
+	       "  %%         share of all samples\n"
+	       "  seconds   count / rate: CPU time\n"
+	       "  calls     calls counted by a -pg program (gmon.out arcs)\n"
+	       "  load      samples per byte of the function's code "
+	       "(readprofile's):\n"
+	       "            count / size; high: a small, hot function\n");
+}
+
+/* --percent-limit: a percentage from 0 to 100, decimals allowed. */
+static int report_parse_percent(const char *arg, double *out)
+{
+	char *end;
+	double v;
+
+	if (!*arg || *arg == ' ' || *arg == '-' || *arg == '+')
+		return -1;
+	v = strtod(arg, &end);
+	if (*end == '%')
+		end++;
+	if (*end || !(v >= 0 && v <= 100))
+		return -1;
+	*out = v;
+	return 0;
 }
 
 int report_parse_opt(struct report_opts *o, const char *cmd, int c,
 		     const char *arg)
 {
+	unsigned long long v;
+
 	switch (c) {
 	case REPORT_OPT_LINES:
 		o->render.view = RENDER_LINES;
@@ -42,7 +75,30 @@ int report_parse_opt(struct report_opts *o, const char *cmd, int c,
 		o->render.view = RENDER_BINS;
 		return 1;
 	case REPORT_OPT_SORT:
-		o->render.sort = true;
+		if (!arg || !strcmp(arg, "samples")) {
+			o->render.sort = true;
+		} else if (!strcmp(arg, "address")) {
+			o->render.sort = false;
+		} else {
+			ctl_usage_error(cmd, "--sort: unknown key '%s' (samples "
+					"or address)", arg);
+			return -1;
+		}
+		return 1;
+	case REPORT_OPT_TOP:
+		if (ctl_parse_u64(arg, 1, SIZE_MAX, &v)) {
+			ctl_usage_error(cmd, "--top: '%s' is not a number of "
+					"rows from 1", arg);
+			return -1;
+		}
+		o->render.top = (size_t)v;
+		return 1;
+	case REPORT_OPT_PERCENT_LIMIT:
+		if (report_parse_percent(arg, &o->render.percent_limit)) {
+			ctl_usage_error(cmd, "--percent-limit: '%s' is not a "
+					"percentage from 0 to 100", arg);
+			return -1;
+		}
 		return 1;
 	case 'a':
 		o->render.all = true;
@@ -291,6 +347,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'h':
 			ctl_help(argv[0], report_options);
+			report_help_columns();
 			return CTL_EXIT_OK;
 		case ':':
 			return ctl_usage_error(argv[0], "option '%s' needs an "

@@ -36,11 +36,14 @@ enum {
 	REPORT_OPT_FORMAT,
 	REPORT_OPT_PER_PROCESS,
 	REPORT_OPT_CALLGRAPH,
+	REPORT_OPT_TOP,
+	REPORT_OPT_PERCENT_LIMIT,
 };
 
 /*
  * The shared options with their help, to put in a command's struct
- * ctl_option table: --lines, -b/--bins, --sort, -a/--all, -v/--verbose,
+ * ctl_option table: --lines, -b/--bins, --sort[=samples|address],
+ * --top, --percent-limit, -a/--all, -v/--verbose,
  * --format=text|csv|json|pprof|folded|gmon.
  */
 #define REPORT_OPTIONS							\
@@ -48,8 +51,14 @@ enum {
 	  "one row per source file:line (DWARF)" },			\
 	{ { "bins", no_argument, NULL, 'b' }, NULL,			\
 	  "one row per histogram bin" },				\
-	{ { "sort", no_argument, NULL, REPORT_OPT_SORT }, NULL,		\
-	  "highest count first (default: address order)" },		\
+	{ { "sort", optional_argument, NULL, REPORT_OPT_SORT }, "KEY",	\
+	  "samples: highest count first (the default); address: "	\
+	  "address (or file:line) order" },				\
+	{ { "top", required_argument, NULL, REPORT_OPT_TOP }, "N",	\
+	  "only the N rows of the most samples" },			\
+	{ { "percent-limit", required_argument, NULL,			\
+	    REPORT_OPT_PERCENT_LIMIT }, "P",				\
+	  "only rows of at least P percent" },				\
 	{ { "all", no_argument, NULL, 'a' }, NULL,			\
 	  "rows with a zero count too" },				\
 	{ { "verbose", no_argument, NULL, 'v' }, NULL,			\
@@ -58,7 +67,7 @@ enum {
 	  "text (default), csv, json, pprof, folded, gmon (needs -o), "	\
 	  "callgrind or html" }
 
-/** report_opts_init() - defaults: functions, text, address order. */
+/** report_opts_init() - defaults: functions, text, most samples first. */
 void report_opts_init(struct report_opts *o);
 
 /**
@@ -79,6 +88,12 @@ int report_parse_opt(struct report_opts *o, const char *cmd, int c,
  */
 int report_check_opts(const struct report_opts *o, const char *cmd,
 		      const char *output);
+
+/**
+ * report_help_columns() - what the text table's columns mean, for a
+ * command's --help (after its options)
+ */
+void report_help_columns(void);
 
 /**
  * report_render() - render @h to @out with the symbols of @o->binary

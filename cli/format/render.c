@@ -31,6 +31,8 @@ struct rows {
 	double htotal;		/* the histogram's samples: not uncovered */
 	double denom;		/* what percentages are of */
 	double unknown;		/* samples no row holds */
+	size_t nhidden;		/* rows --top, --percent-limit left out */
+	double hidden;		/* their samples */
 	uint64_t bytes;		/* bytes the histogram covers */
 	bool has_calls;
 	struct attrib attrib;	/* the function view's: its unknown gaps */
@@ -232,6 +234,60 @@ static int cmp_count(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+static double pct(const struct rows *r, double c)
+{
+	return r->denom > 0 ? 100.0 * c / r->denom : 0.0;
+}
+
+static int cmp_addr(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * --percent-limit, then --top: the rows left out are counted in
+ * @r->nhidden and @r->hidden; the others keep their order.
+ */
+static void rows_limit(struct rows *r, const struct render_opts *o)
+{
+	size_t i, j;
+
+	for (i = 0, j = 0; o->percent_limit > 0 && i < r->n; i++) {
+		if (pct(r, r->v[i].count) >= o->percent_limit) {
+			r->v[j++] = r->v[i];
+			continue;
+		}
+		r->nhidden++;
+		r->hidden += r->v[i].count;
+	}
+	if (o->percent_limit > 0)
+		r->n = j;
+	if (!o->top || r->n <= o->top)
+		return;
+	if (!o->sort)
+		qsort(r->v, r->n, sizeof(*r->v), cmp_count);
+	for (i = o->top; i < r->n; i++)
+		r->hidden += r->v[i].count;
+	r->nhidden += r->n - o->top;
+	r->n = o->top;
+	if (!o->sort)
+		qsort(r->v, r->n, sizeof(*r->v),
+		      o->view == RENDER_LINES ? cmp_line : cmp_addr);
+}
+
+/* The text views' line for the rows left out. */
+static void text_hidden(FILE *out, const struct rows *r)
+{
+	if (!r->nhidden)
+		return;
+	fprintf(out, "# %zu more row%s (--top, --percent-limit): count ",
+		r->nhidden, r->nhidden == 1 ? "" : "s");
+	render_put_count(out, 0, r->hidden);
+	fprintf(out, ", %.2f%%\n", pct(r, r->hidden));
+}
+
 const char *render_zero_reason(const struct hist *h,
 			       const struct render_ticks *t, char *buf,
 			       size_t len)
@@ -285,11 +341,6 @@ static void put_seconds(FILE *out, int width, const struct hist *h,
 		fprintf(out, "%*.3f", width, c / h->rate);
 	else
 		fprintf(out, "%*s", width, "-");
-}
-
-static double pct(const struct rows *r, double c)
-{
-	return r->denom > 0 ? 100.0 * c / r->denom : 0.0;
 }
 
 static void text_func_row(FILE *out, const struct rows *r,
@@ -375,6 +426,7 @@ static void text_funcs(FILE *out, const struct rows *r, const struct hist *h,
 			      r->v[i].count, r->v[i].end > r->v[i].addr ?
 			      r->v[i].count /
 			      (double)(r->v[i].end - r->v[i].addr) : 0);
+	text_hidden(out, r);
 	if (r->unknown > 0 || o->all)
 		text_func_row(out, r, h, o, unknown_name(r), NULL, r->unknown,
 			      -1);
@@ -426,6 +478,7 @@ static void text_lines(FILE *out, const struct rows *r, const struct hist *h,
 		"file:line (function)");
 	for (i = 0; i < r->n; i++)
 		text_line_row(out, r, h, o, NULL, &r->v[i], r->v[i].count);
+	text_hidden(out, r);
 	if (r->unknown > 0 || o->all)
 		text_line_row(out, r, h, o, unknown_name(r), NULL, r->unknown);
 	if (show_uncovered(r, o))
@@ -450,6 +503,7 @@ static void text_bins(FILE *out, const struct rows *r,
 		else
 			fprintf(out, "  %s\n", unknown_name(r));
 	}
+	text_hidden(out, r);
 	if (show_uncovered(r, o)) {
 		fprintf(out, "%33s ", "");
 		render_put_count(out, 9, (double)r->part->uncovered);
@@ -677,6 +731,11 @@ static void json(FILE *out, const struct rows *r, const struct hist *h,
 		fputs("},\n  \"uncovered\": {", out);
 		json_num(out, r, h, (double)r->part->uncovered);
 	}
+	if (r->nhidden) {
+		fprintf(out, "},\n  \"hidden\": {\"rows\": %zu, ",
+			r->nhidden);
+		json_num(out, r, h, r->hidden);
+	}
 	fputs("},\n  \"total\": {", out);
 	json_num(out, r, h, r->total);
 	if (o->view == RENDER_FUNCS && o->gprof) {
@@ -752,6 +811,7 @@ int render_part(FILE *out, const struct hist *h, const struct render_syms *s,
 		r.attrib.gprof_preceding = 0;
 	if (o->sort && r.n > 1)
 		qsort(r.v, r.n, sizeof(*r.v), cmp_count);
+	rows_limit(&r, o);
 	reason = r.total > 0 ? NULL :
 		 render_zero_reason(h, o->ticks, why, sizeof(why));
 	note = text_note(&r, s, o, nbuf, sizeof(nbuf));

@@ -69,7 +69,7 @@ struct render_ticks {
  * struct render_opts - what to show
  * @view: functions, lines or bins
  * @format: text, CSV or JSON
- * @sort: by count, highest first (default: address, or file and line)
+ * @sort: by count, highest first (else: address, or file and line)
  * @all: rows with a zero count too (every function, every bin, every
  *	bin's line), and *unknown* when zero
  * @verbose: addresses (and sizes) in the text view; in the function view
@@ -79,6 +79,13 @@ struct render_ticks {
  *	charge to the function whose entry precedes them (text: a note
  *	after the table when there are any; JSON: "gprof_preceding")
  * @ticks: the kernel's accounting, or NULL
+ * @top: at most this many rows, those of the highest counts (0: all);
+ *	the total still counts every sample
+ * @percent_limit: only rows of at least this percentage (0: all)
+ *
+ * Rows @top or @percent_limit leave out are counted in one line of the
+ * text view ("# N more rows (--top, --percent-limit): count C, P%"), in "hidden" in JSON, and
+ * nowhere in CSV.
  */
 struct render_opts {
 	enum render_view view;
@@ -88,6 +95,8 @@ struct render_opts {
 	bool verbose;
 	bool gprof;
 	const struct render_ticks *ticks;
+	size_t top;
+	double percent_limit;
 };
 
 /**

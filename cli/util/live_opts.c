@@ -30,6 +30,8 @@ static const struct ctl_option live_options[] = {
 	  "the process (or the one operand)" },
 	{ { "rate", required_argument, NULL, 'r' }, "HZ",
 	  "samples per CPU second, 10 to 10000 (default 100)" },
+	{ { "freq", required_argument, NULL, 'F' }, "HZ",
+	  "the same as --rate (perf's -F)" },
 	{ { "bin-bytes", required_argument, NULL, LIVE_OPT_BIN_BYTES }, "N",
 	  "bytes of text per counter, a power of two (default 4)" },
 	{ { "system-ticks", no_argument, NULL, LIVE_OPT_SYSTEM_TICKS }, NULL,
@@ -64,6 +66,7 @@ static unsigned int live_opt_owner(int c)
 	case 'p':
 		return LIVE_OPTS_PID;
 	case 'r':
+	case 'F':
 	case LIVE_OPT_BIN_BYTES:
 	case LIVE_OPT_SYSTEM_TICKS:
 		return LIVE_OPTS_PROFILE;
@@ -96,6 +99,7 @@ static int live_parse_one(struct live_opts *o, const char *cmd, int c,
 			return ctl_usage_error(cmd, "bad PID '%s'", arg);
 		return 0;
 	case 'r':
+	case 'F':
 		if (ctl_parse_u64(arg, PROFIL_RATE_MIN, PROFIL_RATE_MAX,
 				  &v) < 0)
 			return ctl_usage_error(cmd, "--rate: '%s' is not a "
@@ -194,6 +198,8 @@ static void live_help(const char *cmd, unsigned int set)
 	}
 	memset(&opts[n], 0, sizeof(opts[n]));
 	ctl_help(cmd, opts);
+	if (set & LIVE_OPTS_REPORT)
+		report_help_columns();
 }
 
 int live_parse_opts(int argc, char **argv, unsigned int set,

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "profil.h"
+#include "ctl.h"
 #include "gmon_read.h"
 
 int profil_ctl_main(int argc, char **argv);
@@ -199,7 +200,7 @@ static void test_help(void **state)
 		const char *cmd, *synopsis, *has[3], *lacks;
 	} cases[] = {
 		{ "run", "run [options] -- PROGRAM",
-		  { "-r, --rate=HZ", "--bin-bytes=N", "--lines" }, "--pid" },
+		  { "-r, --rate=HZ", "-F, --freq=HZ", "--lines" }, "--pid" },
 		{ "attach", "attach [options] PID",
 		  { "-p, --pid=PID", "-d, --duration=SECS", "--sort" },
 		  "--keep" },
@@ -215,7 +216,7 @@ static void test_help(void **state)
 		  { "-o, --output=FILE", "-a, --all", "--format=FMT" },
 		  "--duration" },
 		{ "report", "report [options] [BINARY [GMON] | PROFILE]",
-		  { "-f, --file=GMON", "-e, --exe=BINARY", "-b, --bins" },
+		  { "--sort[=KEY]", "--top=N", "load      samples per byte" },
 		  "--pid" },
 	};
 	static const char *const ways[][2] = {
@@ -366,6 +367,90 @@ static unsigned int count_str(const char *hay, const char *needle)
  * for debuginfo for both its symbol table and its DWARF. The server is
  * a closed port: the query fails at once and nothing is cached.
  */
+/* @a appears in out before @b. */
+static void expect_order(const char *a, const char *b)
+{
+	const char *pa = strstr(out, a), *pb = strstr(out, b);
+
+	if (!pa || !pb || pa > pb)
+		fail_msg("\"%s\" not before \"%s\" in:\n%s", a, b, out);
+}
+
+/*
+ * perf's and gprof's habits: most samples first by default, address
+ * order on request; --top and --percent-limit with a line for the rows
+ * they leave out; -F for --rate; numbers decimal or 0x, never octal.
+ */
+static void test_report_habits(void **state)
+{
+	unsigned long long v;
+
+	(void)state;
+	/* bt_hidden 5, bt_first 3, bt_second 1; 2 in padding: 11. */
+	expect(ctl("report", "-e", BOUNDS, "-f", bounds, NULL), 0, out,
+	       "bt_hidden");
+	expect_order("bt_hidden", "bt_first");
+	expect_order("bt_first", "bt_second");
+	expect(ctl("report", "-e", BOUNDS, "-f", bounds, "--sort=address",
+		   NULL), 0, out, "bt_hidden");
+	expect_order("bt_first", "bt_hidden");
+	expect_order("bt_hidden", "bt_second");
+	expect(ctl("report", "-e", BOUNDS, "-f", bounds, "--sort", NULL), 0,
+	       out, "bt_hidden");
+	expect_order("bt_hidden", "bt_first");
+
+	expect(ctl("report", "-e", BOUNDS, "-f", bounds, "--top", "1", NULL),
+	       0, out, "        5  45.45     0.050  bt_hidden");
+	expect(0, 0, out, "# 2 more rows (--top, --percent-limit): count 4, "
+	       "36.36%\n");
+	expect(0, 0, out, "       11 100.00     0.110  total");
+	if (strstr(out, "bt_first"))
+		fail_msg("--top 1 shows bt_first:\n%s", out);
+	/* In address order, --top keeps the highest, in address order. */
+	expect(ctl("report", "-e", BOUNDS, "-f", bounds, "--top=2",
+		   "--sort=address", NULL), 0, out, "bt_hidden");
+	expect_order("bt_first", "bt_hidden");
+	expect(0, 0, out, "# 1 more row (--top, --percent-limit): count 1, "
+	       "9.09%\n");
+	expect(ctl("report", "-e", BOUNDS, "-f", bounds, "--percent-limit",
+		   "20", NULL), 0, out, "bt_first");
+	expect(0, 0, out, "# 1 more row (--top, --percent-limit): count 1, "
+	       "9.09%\n");
+	expect(ctl("report", "-e", BOUNDS, "-f", bounds, "--percent-limit",
+		   "10", "--format=json", NULL), 0, out,
+	       "\"hidden\": {\"rows\": 1, \"count\": 1, ");
+
+	expect(ctl("report", "--top", "0", NULL), 2, err,
+	       "profil-ctl: report: --top: '0' is not a number of rows from 1");
+	expect(ctl("report", "--top", "010x", NULL), 2, err, "--top: '010x'");
+	expect(ctl("report", "--percent-limit", "101", NULL), 2, err,
+	       "--percent-limit: '101' is not a percentage from 0 to 100");
+	expect(ctl("report", "--sort=size", NULL), 2, err,
+	       "--sort: unknown key 'size' (samples or address)");
+	/* -F is --rate: the same check, before any kernel is asked. */
+	expect(ctl("start", "-F", "5", "1", NULL), 2, err,
+	       "--rate: '5' is not a rate from 10 to 10000 Hz");
+	expect(ctl("start", "--rate", "0x", "1", NULL), 2, err,
+	       "--rate: '0x' is not a rate");
+
+	assert_int_equal(ctl_parse_u64("0100", 0, 1000, &v), 0);
+	assert_int_equal(v, 100);
+	assert_int_equal(ctl_parse_u64("0x100", 0, 1000, &v), 0);
+	assert_int_equal(v, 256);
+	assert_int_equal(ctl_parse_u64("0X1f", 0, 1000, &v), 0);
+	assert_int_equal(v, 31);
+	assert_int_equal(ctl_parse_u64("0", 0, 1000, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(ctl_parse_u64("0x0x10", 0, 1000, &v), -1);
+	assert_int_equal(ctl_parse_u64("0x-1", 0, 1000, &v), -1);
+	assert_int_equal(ctl_parse_u64("0x", 0, 1000, &v), -1);
+	assert_int_equal(ctl_parse_u64(" 1", 0, 1000, &v), -1);
+	assert_int_equal(ctl_parse_u64("1e3", 0, 1000, &v), -1);
+	assert_int_equal(ctl_parse_u64("1001", 0, 1000, &v), -1);
+	assert_int_equal(ctl_parse_u64("99999999999999999999", 0, ~0ULL,
+				       &v), -1);
+}
+
 static void test_report_debuginfo_once(void **state)
 {
 	static const char *const views[] = { "--sort", "--lines", "-b" };
@@ -407,6 +492,7 @@ int main(void)
 		cmocka_unit_test(test_report_failures),
 		cmocka_unit_test(test_report_ok),
 		cmocka_unit_test(test_report_bounds),
+		cmocka_unit_test(test_report_habits),
 		cmocka_unit_test(test_report_debuginfo_once),
 	};
 
