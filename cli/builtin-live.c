@@ -197,32 +197,59 @@ static int ctl_unmap(const char *op, pid_t pid, uint64_t addr, uint64_t len)
 	return err ? -1 : 0;
 }
 
+/*
+ * stop -o FILE: the final profile, read from the buffer before it is
+ * unmapped, written as show -o would. Return: 0, or -1 after printing why.
+ */
+static int ctl_stop_save(const char *op, const struct profil_status *st,
+			 uint64_t missed, const struct live_opts *o)
+{
+	struct hist hist = { .rate = 0 };
+	int ret = -1;
+
+	if (!live_snapshot(op, st, &hist))
+		ret = live_report(op, &hist, st, missed, o) == CTL_EXIT_OK ?
+		      0 : -1;
+	hist_free(&hist);
+	return ret;
+}
+
 int cmd_stop(int argc, char **argv)
 {
 	struct profil_status st;
 	struct live_opts o;
-	uint64_t addr, len;
+	uint64_t addr, len, missed;
 	const char *what;
-	bool failed = false;
+	bool failed = false, saved = false;
 	int err;
 
-	err = ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_KEEP, &o);
+	err = ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_KEEP | LIVE_OPTS_REPORT,
+				&o);
 	if (err < 0)
 		return live_parse_exit(err);
-	if (ctl_session_get(argv[0], o.pid, true, &st, NULL))
+	if (ctl_session_get(argv[0], o.pid, true, &st, &missed))
 		return CTL_EXIT_FAIL;
+	/* The session is STOPped: the counts are final. Save, then unmap. */
+	if (o.output) {
+		failed = ctl_stop_save(argv[0], &st, missed, &o) < 0;
+		saved = !failed;
+	}
 	if (!ctl_our_mapping(&st, &addr, &len))
 		what = "the buffer is not one profil-ctl mapped: left alone";
 	else if (o.keep)
 		what = "profil-ctl's buffer kept (\"profil-ctl show\" reads "
 		       "it, \"profil-ctl stop\" again unmaps it)";
+	else if (failed)
+		what = "profil-ctl's buffer kept, since the profile could not "
+		       "be saved (\"profil-ctl show\" reads it)";
 	else if ((failed = ctl_unmap(argv[0], o.pid, addr, len) < 0))
 		what = "profil-ctl's buffer could not be unmapped";
 	else
 		what = "profil-ctl's buffer unmapped";
-	printf("process %d: stopped (%s), %" PRIu64 " ticks; %s\n",
+	printf("process %d: stopped (%s), %" PRIu64 " ticks; %s%s%s\n",
 	       (int)o.pid, NAME_OF(reason_names, st.reason), st.stats.ticks,
-	       what);
+	       what, saved ? "; profile saved in " : "",
+	       saved ? o.output : "");
 	return failed ? CTL_EXIT_FAIL : CTL_EXIT_OK;
 }
 

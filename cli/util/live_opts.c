@@ -48,7 +48,8 @@ static const struct ctl_option live_options[] = {
 	  "also save the profile there, for report" },
 	REPORT_OPTIONS,
 	{ { "output", required_argument, NULL, 'o' }, "FILE",
-	  "write the report there (run, attach: also to stderr)" },
+	  "write the report there (run, attach: also to stderr; stop: "
+	  "the final profile)" },
 	{ { "help", no_argument, NULL, 'h' }, NULL, "this help" },
 	{ { NULL, 0, NULL, 0 }, NULL, NULL },
 };

@@ -865,21 +865,29 @@ TEST_F(ctl, attach_until_exit)
 	EXPECT_EQ(0, WEXITSTATUS(st));
 }
 
-/* start, status, show, stop --keep, show, stop: the round trip. */
+/*
+ * start -F, status, show, stop --keep, show, stop -o: the round trip;
+ * the last stop saves the final profile before it unmaps the buffer.
+ */
 TEST_F(ctl, start_status_show_stop)
 {
 	pid_t pid = spawn_work("serve");
-	char pidstr[16];
-	const char *start[] = { "start", "-p", pidstr, "--rate", "500", NULL };
+	char pidstr[16], dir[] = "/tmp/profil_ctl_stop.XXXXXX";
+	char csv[sizeof(dir) + 16];
+	/* perf's -F, and a leading 0 that is not octal: 500 Hz. */
+	const char *start[] = { "start", "-p", pidstr, "-F", "0500", NULL };
 	const char *status[] = { "status", "-p", pidstr, NULL };
 	const char *status_json[] = { "status", "--format=json", NULL };
 	const char *show[] = { "show", "-p", pidstr, "--format=csv", NULL };
 	const char *keep[] = { "stop", "--keep", pidstr, NULL };
-	const char *stop[] = { "stop", pidstr, NULL };
+	const char *stop[] = { "stop", pidstr, "-o", csv, "--format=csv",
+			       NULL };
 	struct pnl_status st;
 	char key[32];
 
 	ASSERT_LT(0, pid);
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(csv, sizeof(csv), "%s/final.csv", dir);
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
 	ASSERT_EQ(0, exit_code(ctl(start, self->out, self->err)));
 	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
@@ -902,12 +910,16 @@ TEST_F(ctl, start_status_show_stop)
 	EXPECT_GT(csv_count(self->out, "hot_a"), 0);
 
 	EXPECT_EQ(0, exit_code(ctl(stop, self->out, self->err)));
-	EXPECT_NE(NULL, strstr(self->out, "unmapped"));
+	EXPECT_NE(NULL, strstr(self->out, "unmapped; profile saved in "));
 	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
 	EXPECT_EQ(PROFIL_STATE_STOPPED, st.state);
-	/* Unmapped: show has nothing to read any more. */
+	/* Unmapped: show has nothing to read any more; the file has it. */
 	EXPECT_EQ(1, exit_code(ctl(show, self->out, self->err)));
 	EXPECT_NE(NULL, strstr(self->err, "Bad address"));
+	EXPECT_EQ(0, read_file(csv, self->out, OUT_MAX));
+	EXPECT_HOT_SHARES(self->out);
+	unlink(csv);
+	rmdir(dir);
 	EXPECT_TRUE(burn(pid, 0.1));
 	EXPECT_TRUE(end_work(pid));
 }
