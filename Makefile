@@ -22,7 +22,8 @@
 #   make fuzz             nl_fuzz with PROFIL_FUZZ_N (10^6) messages
 #   make fuzz-gmon        profil-ctl's gmon.out reader, FUZZ_SECS (600) s
 #   make style            checkpatch, bad-input matrix, clang-format, names
-#                         the docs use, no build without
+#                         the docs use, an aarch64 compile of profil-ctl
+#                         and libprofil, no build without
 #                         GENL_MCAST_CAP_NET_ADMIN, sparse, W=1
 #   make install | clean | distclean
 #   make dkms-install | dkms-uninstall   [DKMS_KVER=release]
@@ -365,6 +366,8 @@ style: $(KSRC)/.stamp
 	 clang-format --style=file --dry-run -Werror $(CLANG_FORMAT_FILES) || rc=1; \
 	 echo "style: functions the docs name exist"; \
 	 $(TOP)/scripts/check-doc-names.sh || rc=1; \
+	 echo "style: profil-ctl and libprofil compile for aarch64"; \
+	 $(TOP)/scripts/check-portable.sh $(BUILD) || rc=1; \
 	 echo "style: no build without GENL_MCAST_CAP_NET_ADMIN"; \
 	 $(TOP)/scripts/check-mcast-cap.sh $(GUEST_KDIR) || rc=1; \
 	 echo "style: sparse (C=2)"; \

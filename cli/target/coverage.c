@@ -225,8 +225,7 @@ int coverage_start(struct coverage_ctx *x, struct coverage *c, pid_t pid,
 	if (err) {
 		ctl_errorf(x->op, "process %d: mmap() of %llu bytes in it: %s",
 			   (int)pid, (unsigned long long)c->map_len,
-			   err == -EIO ? "no syscall instruction found" :
-			   strerror(-err));
+			   inject_strerror(err));
 		return err;
 	}
 	c->map_addr = (uint64_t)ret;

@@ -51,9 +51,13 @@ struct inject_result {
  * The tracee is left stopped in a SIGTRAP signal-delivery-stop: resume it
  * with the signal the original stop would have delivered (0 if none).
  *
+ * Only x86_64 has an injector (inject_x86_64.c); elsewhere this is
+ * inject_none.c's, which returns -EOPNOTSUPP.
+ *
  * Return: 0 (the call ran; its outcome is in *@ret), or -errno: ESRCH
  * (the tracee exited or is exiting, see @res), EIO (no syscall
- * instruction found), or the errno of ptrace()/waitpid().
+ * instruction found), EOPNOTSUPP (no injector for this architecture),
+ * or the errno of ptrace()/waitpid().
  */
 int inject_syscall(pid_t pid, long nr, const uint64_t args[6], long *ret,
 		   struct inject_result *res);
@@ -69,6 +73,12 @@ int inject_mmap(pid_t pid, size_t len, uint64_t *addr,
 /** inject_munmap() - unmap [@addr, @addr + @len) in the tracee. */
 int inject_munmap(pid_t pid, uint64_t addr, size_t len,
 		  struct inject_result *res);
+
+/**
+ * inject_strerror() - the message for inject_syscall()'s -errno @err:
+ * EIO and EOPNOTSUPP (no injector on this architecture) get their own
+ */
+const char *inject_strerror(int err);
 
 /**
  * inject_redeliver() - send the signals @res deferred back to @pid

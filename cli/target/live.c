@@ -80,8 +80,7 @@ int live_setup(const char *op, struct profil_handle *h, pid_t pid,
 	if (err) {
 		ctl_errorf(op, "process %d: mmap() of %llu bytes in it: %s",
 			   (int)pid, (unsigned long long)b->map_len,
-			   err == -EIO ? "no syscall instruction found" :
-			   strerror(-err));
+			   inject_strerror(err));
 		goto err_free;
 	}
 	livebuf_marker_init(&m, b->map_len, b->geom.bufsiz, b->text.bias);
