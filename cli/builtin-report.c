@@ -23,6 +23,7 @@
 #include "profile_file.h"
 #include "profile_report.h"
 #include "report.h"
+#include "report_merge.h"
 #include "symbols.h"
 
 void report_opts_init(struct report_opts *o)
@@ -249,24 +250,55 @@ static const struct ctl_option report_options[] = {
 	  "(a -pg program's gmon.out)" },
 	{ { "per-process", no_argument, NULL, REPORT_OPT_PER_PROCESS }, NULL,
 	  "a saved profile per process (pid, comm), then per object" },
+	{ { "diff", no_argument, NULL, REPORT_OPT_DIFF }, NULL,
+	  "two profiles, BASE NEW: the change per function (or line)" },
 	{ { "output", required_argument, NULL, 'o' }, "FILE",
 	  "write there instead of standard output" },
 	{ { "help", no_argument, NULL, 'h' }, NULL, "this help" },
 	{ { NULL, 0, NULL, 0 }, NULL, NULL },
 };
 
-/* Whether the file @path starts as a saved profile does. */
-static bool file_is_saved(const char *path)
+bool report_file_is_profile(const char *path)
 {
-	char head[sizeof(PROFILE_FILE_MAGIC)];
-	FILE *f = fopen(path, "rbe");
+	char head[sizeof(PROFILE_FILE_MAGIC) + 4];
+	FILE *f;
 	size_t n;
 
+	if (!strcmp(path, "-"))
+		return true;
+	f = fopen(path, "rbe");
 	if (!f)
 		return false;
 	n = fread(head, 1, sizeof(head), f);
 	fclose(f);
-	return profile_file_is_saved(head, n);
+	return profile_file_is_saved(head, n) ||
+	       (n >= 4 && !memcmp(head, "gmon", 4));
+}
+
+int report_profile_out(const char *cmd, const struct profile *p,
+		       const struct report_opts *o, bool per_process,
+		       const char *output)
+{
+	FILE *out = stdout;
+	int ret;
+
+	if (o->gmon)
+		return profile_write_gmon(output, p, cmd);
+	if (output) {
+		out = fopen(output, "we");
+		if (!out) {
+			ctl_errorf(cmd, "%s: %s", output, strerror(errno));
+			return -1;
+		}
+	}
+	ret = profile_report(out, p, o, per_process, cmd);
+	if (output && fclose(out) && !ret) {
+		ctl_errorf(cmd, "%s: %s", output, strerror(errno));
+		ret = -1;
+	}
+	if (ret && output)
+		unlink(output);
+	return ret;
 }
 
 /* A saved profile (@len bytes at @data, from @file) rendered or rewritten. */
@@ -275,7 +307,6 @@ static int report_saved(const char *cmd, const char *file, const void *data,
 			bool per_process, const char *output)
 {
 	struct profile p = { .rate = 0 };
-	FILE *out = stdout;
 	char err[512];
 	int ret;
 
@@ -283,41 +314,64 @@ static int report_saved(const char *cmd, const char *file, const void *data,
 		ctl_errorf(cmd, "%s: %s", file, err);
 		return CTL_EXIT_FAIL;
 	}
-	if (o->gmon) {
-		ret = profile_write_gmon(output, &p, cmd);
-		goto out;
-	}
+	ret = report_profile_out(cmd, &p, o, per_process, output);
+	profile_free(&p);
+	return ret ? CTL_EXIT_FAIL : CTL_EXIT_OK;
+}
+
+int report_hist_out(const char *cmd, const struct hist *h,
+		    const struct report_opts *o, struct symtab *st,
+		    const char *output)
+{
+	FILE *out = stdout;
+	int ret;
+
 	if (output) {
-		out = fopen(output, "we");
+		out = fopen(output, o->gmon ? "wbe" : "we");
 		if (!out) {
 			ctl_errorf(cmd, "%s: %s", output, strerror(errno));
-			ret = -1;
-			goto out;
+			return -1;
 		}
 	}
-	ret = profile_report(out, &p, o, per_process, cmd);
+	ret = report_render_symtab(cmd, h, o, st, out);
 	if (output && fclose(out) && !ret) {
 		ctl_errorf(cmd, "%s: %s", output, strerror(errno));
 		ret = -1;
 	}
 	if (ret && output)
 		unlink(output);
-out:
-	profile_free(&p);
-	return ret ? CTL_EXIT_FAIL : CTL_EXIT_OK;
+	return ret;
+}
+
+/*
+ * The operands: [BINARY] FILE...; the first is the BINARY unless -e
+ * named one or its first bytes make it a profile (a gmon.out, a saved
+ * profile, or "-"). -f FILE comes first among the files.
+ */
+static size_t report_operands(int argc, char **argv, const char *file,
+			      const char **binary, const char **files)
+{
+	size_t n = 0;
+
+	if (file)
+		files[n++] = file;
+	if (optind < argc && !*binary && !report_file_is_profile(argv[optind]))
+		*binary = argv[optind++];
+	while (optind < argc)
+		files[n++] = argv[optind++];
+	return n;
 }
 
 int cmd_report(int argc, char **argv)
 {
-	const char *gmon = NULL, *binary = NULL, *output = NULL;
-	bool per_process = false, positional = false;
+	const char *gmon = NULL, *binary = NULL, *output = NULL, **files;
+	bool per_process = false, diff = false;
 	struct hist h = { .rate = 0 };
 	unsigned char *data = NULL;
 	struct symtab *st = NULL;
 	struct report_opts o;
 	char err[512];
-	FILE *out = stdout;
-	size_t len;
+	size_t len, nfiles;
 	int c, ret = -1;
 
 	report_opts_init(&o);
@@ -345,6 +399,9 @@ int cmd_report(int argc, char **argv)
 		case REPORT_OPT_CALLGRAPH:
 			o.callgraph = true;
 			break;
+		case REPORT_OPT_DIFF:
+			diff = true;
+			break;
 		case 'h':
 			ctl_help(argv[0], report_options);
 			report_help_columns();
@@ -357,21 +414,6 @@ int cmd_report(int argc, char **argv)
 					       argv[optind - 1]);
 		}
 	}
-	/* gprof's positional form: [BINARY [GMON]]. */
-	if (optind < argc && !binary) {
-		binary = argv[optind++];
-		positional = true;
-	}
-	if (optind < argc && !gmon)
-		gmon = argv[optind++];
-	if (optind < argc)
-		return ctl_usage_error(argv[0], "unexpected argument '%s'",
-				       argv[optind]);
-	/* Or one operand, a saved profile: "report FILE". */
-	if (positional && !gmon && file_is_saved(binary)) {
-		gmon = binary;
-		binary = NULL;
-	}
 	if (report_check_opts(&o, argv[0], output))
 		return CTL_EXIT_USAGE;
 	if (o.callgraph && (o.render.view != RENDER_FUNCS || o.gmon ||
@@ -381,8 +423,25 @@ int cmd_report(int argc, char **argv)
 		return ctl_usage_error(argv[0], "--callgraph is a view of "
 				       "its own: text, csv or json; not with "
 				       "--lines or -b");
-	if (!gmon)
-		gmon = "gmon.out";
+	if (o.callgraph && diff)
+		return ctl_usage_error(argv[0], "--callgraph: not with --diff");
+	/* gprof's positional form [BINARY [GMON]], or [BINARY] FILE... */
+	files = calloc((size_t)argc + 1, sizeof(*files));
+	if (!files) {
+		ctl_perror(argv[0]);
+		return CTL_EXIT_FAIL;
+	}
+	nfiles = report_operands(argc, argv, gmon, &binary, files);
+	if (diff || nfiles > 1) {
+		ret = diff ? report_diff_files(argv[0], files, nfiles, binary,
+					       &o, output) :
+			report_merge_files(argv[0], files, nfiles, binary, &o,
+					   per_process, output);
+		free(files);
+		return ret;
+	}
+	gmon = nfiles ? files[0] : "gmon.out";
+	free(files);
 	if (gmon_read_whole(gmon, &data, &len, err, sizeof(err))) {
 		ctl_errorf(argv[0], "%s: %s", gmon, err);
 		return CTL_EXIT_FAIL;
@@ -439,20 +498,7 @@ int cmd_report(int argc, char **argv)
 		ctl_perror(argv[0]);
 		goto out;
 	}
-	if (output) {
-		out = fopen(output, o.gmon ? "wbe" : "we");
-		if (!out) {
-			ctl_errorf(argv[0], "%s: %s", output, strerror(errno));
-			goto out;
-		}
-	}
-	ret = report_render_symtab(argv[0], &h, &o, st, out);
-	if (output && fclose(out) && !ret) {
-		ctl_errorf(argv[0], "%s: %s", output, strerror(errno));
-		ret = -1;
-	}
-	if (ret && output)
-		unlink(output);
+	ret = report_hist_out(argv[0], &h, &o, st, output);
 out:
 	free(data);
 	symtab_close(st);

@@ -31,8 +31,8 @@ static const struct ctl_command ctl_commands[] = {
 	  "the kernel's sessions and their tick counts" },
 	{ "show", cmd_show, "[options] PID",
 	  "the profile of a process being profiled" },
-	{ "report", cmd_report, "[options] [BINARY [GMON] | PROFILE]",
-	  "a gmon.out or saved profile, per function or line" },
+	{ "report", cmd_report, "[options] [BINARY] [FILE...]",
+	  "gmon.out files or saved profiles: one, merged, or two compared" },
 	{ "help", cmd_help, "[COMMAND]",
 	  "this list, or one command's usage and options" },
 };

@@ -151,3 +151,48 @@ int hist_add_arc(struct hist *h, uint64_t from_pc, uint64_t self_pc,
 						 .count = count };
 	return 0;
 }
+
+static int cmp_arc(const void *a, const void *b)
+{
+	const struct hist_arc *x = a, *y = b;
+
+	if (x->from_pc != y->from_pc)
+		return x->from_pc < y->from_pc ? -1 : 1;
+	return x->self_pc < y->self_pc ? -1 : x->self_pc > y->self_pc;
+}
+
+/* One arc per (from, self), counts summed, in that order. */
+static void hist_arcs_sum(struct hist *h)
+{
+	size_t i, j;
+
+	if (h->narcs < 2)
+		return;
+	qsort(h->arcs, h->narcs, sizeof(*h->arcs), cmp_arc);
+	for (i = 1, j = 0; i < h->narcs; i++) {
+		if (!cmp_arc(&h->arcs[j], &h->arcs[i]))
+			h->arcs[j].count += h->arcs[i].count;
+		else
+			h->arcs[++j] = h->arcs[i];
+	}
+	h->narcs = j + 1;
+}
+
+int hist_merge(struct hist *to, const struct hist *from)
+{
+	size_t i;
+
+	for (i = 0; i < from->nranges; i++) {
+		const struct hist_range *r = &from->ranges[i];
+
+		if (hist_add_range(to, r->low_pc, r->high_pc, r->bins,
+				   r->nbins) < 0)
+			return -1;
+	}
+	for (i = 0; i < from->narcs; i++)
+		if (hist_add_arc(to, from->arcs[i].from_pc,
+				 from->arcs[i].self_pc, from->arcs[i].count) < 0)
+			return -1;
+	hist_arcs_sum(to);
+	return 0;
+}

@@ -96,4 +96,13 @@ int hist_add_range(struct hist *h, uint64_t low, uint64_t high,
 int hist_add_arc(struct hist *h, uint64_t from_pc, uint64_t self_pc,
 		 uint64_t count);
 
+/**
+ * hist_merge() - add @from's ranges (hist_add_range()'s rules) and arcs
+ * to @to, as gprof -s sums gmon.out files; arcs of one (from, self) pair
+ * are summed into one, in (from, self) order. @to keeps its rate.
+ * Return: 0, or -1 with errno as hist_add_range() (@to is then partly
+ * merged: free it).
+ */
+int hist_merge(struct hist *to, const struct hist *from);
+
 #endif /* PROFIL_CTL_HIST_H */

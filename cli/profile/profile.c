@@ -254,3 +254,90 @@ err:
 	profile_free(out);
 	return -1;
 }
+
+ssize_t profile_main_object(const struct profile *p)
+{
+	size_t i;
+
+	if (!p->nprocesses || !p->processes[0].exe)
+		return -1;
+	for (i = 0; i < p->nobjects; i++)
+		if (!strcmp(p->objects[i].path, p->processes[0].exe))
+			return (ssize_t)i;
+	return -1;
+}
+
+/*
+ * The object of @to that is @o: the same build-id when both have one,
+ * else the same path; added if none is.
+ */
+static ssize_t merge_object(struct profile *to,
+			    const struct profile_object *o)
+{
+	const struct profile_object *t;
+	ssize_t k;
+	size_t i;
+
+	for (i = 0; i < to->nobjects; i++) {
+		t = &to->objects[i];
+		if (t->build_id && o->build_id ?
+		    !strcmp(t->build_id, o->build_id) :
+		    !strcmp(t->path, o->path))
+			return (ssize_t)i;
+	}
+	k = profile_object_add(to, o->path, o->build_id);
+	if (k >= 0 && o->symfile && !to->objects[k].symfile) {
+		to->objects[k].symfile = strdup(o->symfile);
+		if (!to->objects[k].symfile)
+			return -1;
+	}
+	return k;
+}
+
+int profile_merge(struct profile *to, const struct profile *from)
+{
+	size_t *omap, i, base = to->nprocesses;
+	struct profile_count *c;
+	ssize_t k;
+	int ret = -1;
+
+	if (!to->nprocesses && !to->nobjects) {
+		to->rate = from->rate;
+		to->bin_bytes = from->bin_bytes;
+		to->acct = from->acct;
+	} else {
+		profile_acct_add(&to->acct, &from->acct);
+	}
+	omap = calloc(from->nobjects + 1, sizeof(*omap));
+	if (!omap)
+		return -1;
+	for (i = 0; i < from->nobjects; i++) {
+		k = merge_object(to, &from->objects[i]);
+		if (k < 0)
+			goto out;
+		omap[i] = (size_t)k;
+	}
+	for (i = 0; i < from->nprocesses; i++) {
+		const struct profile_process *pr = &from->processes[i];
+
+		k = profile_process_add(to, pr->pid, pr->ppid, pr->comm,
+					pr->exe);
+		if (k < 0)
+			goto out;
+		to->processes[k].acct = pr->acct;
+	}
+	for (i = 0; i < from->ncounts; i++) {
+		const struct profile_count *f = &from->counts[i];
+
+		c = profile_count_add(to, f->process == PROFILE_ALL_PROCESSES ?
+				      f->process : base + f->process,
+				      omap[f->object]);
+		if (!c || hist_sum(&c->hist, &f->hist) < 0)
+			goto out;
+		c->uncovered = f->uncovered;
+	}
+	ret = 0;
+out:
+	free(omap);
+	return ret;
+}

@@ -188,4 +188,21 @@ uint64_t profile_process_total(const struct profile *p, size_t process);
  */
 int profile_merge_processes(const struct profile *p, struct profile *out);
 
+/**
+ * profile_main_object() - the object the first process's @exe names:
+ * the program's executable
+ * Return: its index, or -1 if there is none.
+ */
+ssize_t profile_main_object(const struct profile *p);
+
+/**
+ * profile_merge() - add @from to @to: its processes appended (with their
+ * accounting), its objects matched by build-id when both have one, else
+ * by path (the first's path and build-id kept), its counts copied to the
+ * new processes; @to's accounting summed. Rates and bin sizes are the
+ * caller's to check: the result keeps @to's (@from's if @to is empty).
+ * Return: 0, or -1 with errno ENOMEM (@to is then partly merged: free it).
+ */
+int profile_merge(struct profile *to, const struct profile *from);
+
 #endif /* PROFIL_CTL_PROFILE_H */

@@ -827,6 +827,82 @@ static void test_report_cmd(void **state)
 	profile_free(&p);
 }
 
+/* Saves @p to @dir/@name; the path in @path. */
+static void save_as(const struct profile *p, const char *name, char *path,
+		    size_t len)
+{
+	char *a = save_str(p);
+
+	snprintf(path, len, "%s/%s", dir, name);
+	write_file(path, a);
+	free(a);
+}
+
+/*
+ * report FILE FILE...: saved profiles side by side, objects matched by
+ * build-id, a gmon.out of the program with them; a profile of another
+ * program (build-id), rate or bin size is refused by name.
+ */
+static void test_report_merge(void **state)
+{
+	char a[128], b[128], other[128], rate[128], gm[160], msg[512];
+	struct profile p;
+
+	(void)state;
+	build(&p);
+	save_as(&p, "a.profile", a, sizeof(a));
+	save_as(&p, "b.profile", b, sizeof(b));
+	/* Twice the samples, the same shares; four processes. */
+	expect(ctl("report", a, b, NULL), 0, out,
+	       "# user samples               48  (every percentage is of "
+	       "all user samples)\n");
+	expect(0, 0, out, "== " SYM ": 24 samples, 50.00% ==");
+	expect(0, 0, out, "== " SO " (build-id " WRONG_ID "): 16 samples, "
+	       "33.33% ==");
+	expect(ctl("report", "--per-process", a, b, NULL), 0, out,
+	       "==== pid 101 (so user)");
+	if (strstr(strstr(out, "==== pid 101") + 1, "==== pid 101") == NULL)
+		fail_msg("pid 101 once only:\n%s", out);
+	expect(ctl("report", "-e", SYM, a, b, NULL), 2, err,
+	       "saved profiles name their objects: no BINARY");
+	/* The program's gmon.out (profil-ctl's own rewrite) joins them. */
+	snprintf(gm, sizeof(gm), "%s/g.out", dir);
+	expect(ctl("report", a, "--format=gmon", "-o", gm, NULL), 0, err,
+	       "g.out");
+	expect(ctl("report", SYM, a, gm, NULL), 0, out,
+	       "== " SYM ": 24 samples,");
+	expect(0, 0, out, "# user samples               36");
+
+	/* Another program: the main executable's build-ids differ. */
+	p.objects[0].build_id = strdup("aabbccdd");
+	save_as(&p, "x.profile", a, sizeof(a));
+	free(p.objects[0].build_id);
+	p.objects[0].build_id = strdup("eeff0011");
+	save_as(&p, "y.profile", other, sizeof(other));
+	snprintf(msg, sizeof(msg), "profil-ctl: report: %s and %s: not "
+		 "profiles of one program (build-id aabbccdd and eeff0011)",
+		 a, other);
+	expect(ctl("report", a, other, NULL), 1, err, msg);
+	/* Other rates, other bins. */
+	p.rate = 1000;
+	save_as(&p, "rate.profile", rate, sizeof(rate));
+	snprintf(msg, sizeof(msg), "%s and %s: rates differ (100 and 1000 "
+		 "Hz)", other, rate);
+	expect(ctl("report", other, rate, NULL), 1, err, msg);
+	p.rate = 100;
+	p.bin_bytes = 8;
+	save_as(&p, "bins.profile", rate, sizeof(rate));
+	snprintf(msg, sizeof(msg), "%s and %s: bins of 4 and 8 bytes", other,
+		 rate);
+	expect(ctl("report", other, rate, NULL), 1, err, msg);
+	/* --diff of a profile with itself: no change anywhere. */
+	expect(ctl("report", "--diff", b, b, NULL), 0, out,
+	       "       10        10        +0   41.67   41.67    +0.00  "
+	       "target_alpha\n");
+	expect(0, 0, out, "so_work (cli_so_target.so)\n");
+	profile_free(&p);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -862,6 +938,7 @@ int main(void)
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_gmon),
 		cmocka_unit_test(test_report_cmd),
+		cmocka_unit_test(test_report_merge),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -30,9 +30,12 @@ int profil_ctl_main(int argc, char **argv);
 
 #define TARGET UNIT_OUT "/cli_sym_target"
 #define BOUNDS UNIT_OUT "/cli_bounds_target"
+#define PG UNIT_OUT "/cli_pg_target"
 
 static char dir[] = "/tmp/test_cli_reportXXXXXX";
 static char good[64], bad[64], out_path[64], bounds[64];
+static char bounds2[64], bounds_rate[64], bounds_shifted[64];
+static unsigned long long bounds_base;
 static char out[16384], err[16384];
 
 /*
@@ -61,7 +64,34 @@ static int write_bounds_gmon(void)
 	counts[0x80 / 4] = 1;
 	g.low_pc = base;
 	g.high_pc = base + 0x100;
+	bounds_base = base;
 	f = fopen(bounds, "w");
+	if (!f || profil_gmon_write(f, &g) || fclose(f))
+		return -1;
+	return 0;
+}
+
+/*
+ * Another run over cli_bounds_target: bt_first 1, padding 2, bt_hidden
+ * 5, bt_second 6, at @rate Hz, the range moved by @shift bytes.
+ */
+static int write_bounds2(char *path, const char *name, uint32_t rate,
+			 uint64_t shift)
+{
+	uint64_t counts[0x100 / 4] = { 0 };
+	struct profil_gmon_hist g = {
+		.hist_size = 0x100 / 4, .prof_rate = rate, .counts = counts,
+		.width = 8, .low_pc = bounds_base + shift,
+		.high_pc = bounds_base + shift + 0x100,
+	};
+	FILE *f;
+
+	snprintf(path, 64, "%s/%s", dir, name);
+	counts[0x00 / 4] = 1;
+	counts[0x30 / 4] = 2;
+	counts[0x48 / 4] = 5;
+	counts[0x80 / 4] = 6;
+	f = fopen(path, "w");
 	if (!f || profil_gmon_write(f, &g) || fclose(f))
 		return -1;
 	return 0;
@@ -99,7 +129,12 @@ static int setup(void **state)
 	f = fopen(bad, "w");
 	if (!f || fputs("not a gmon.out at all", f) < 0 || fclose(f))
 		return -1;
-	return write_bounds_gmon();
+	if (write_bounds_gmon() ||
+	    write_bounds2(bounds2, "bounds2.out", 100, 0) ||
+	    write_bounds2(bounds_rate, "bounds_rate.out", 1000, 0) ||
+	    write_bounds2(bounds_shifted, "bounds_shifted.out", 100, 8))
+		return -1;
+	return 0;
 }
 
 static int rm_entry(const char *path, const struct stat *sb, int flag,
@@ -180,7 +215,7 @@ static void test_dispatch(void **state)
 	expect(ctl("--version", NULL), 0, out, "profil-ctl ");
 	expect(ctl("--help", NULL), 0, out, "report ");
 	expect(ctl("help", "report", NULL), 0, out,
-	       "usage: profil-ctl report [options] [BINARY [GMON] | PROFILE]");
+	       "usage: profil-ctl report [options] [BINARY] [FILE...]");
 	expect(ctl("help", "help", NULL), 0, out,
 	       "usage: profil-ctl help [COMMAND]");
 	expect(ctl("help", "nope", NULL), 2, err,
@@ -215,7 +250,7 @@ static void test_help(void **state)
 		{ "show", "show [options] PID",
 		  { "-o, --output=FILE", "-a, --all", "--format=FMT" },
 		  "--duration" },
-		{ "report", "report [options] [BINARY [GMON] | PROFILE]",
+		{ "report", "report [options] [BINARY] [FILE...]",
 		  { "--sort[=KEY]", "--top=N", "load      samples per byte" },
 		  "--pid" },
 	};
@@ -268,8 +303,9 @@ static void test_report_usage(void **state)
 	       "profil-ctl: report: unknown option '--bogus'");
 	expect(ctl("report", "-f", NULL), 2, err,
 	       "profil-ctl: report: option '-f' needs an argument");
-	expect(ctl("report", "a", "b", "c", NULL), 2, err,
-	       "profil-ctl: report: unexpected argument 'c'");
+	/* [BINARY] FILE...: a, then b and c to merge. */
+	expect(ctl("report", "a", "b", "c", NULL), 1, err,
+	       "profil-ctl: report: a: No such file or directory");
 	expect(ctl("report", "-h", NULL), 0, out, "usage: profil-ctl report");
 }
 
@@ -451,6 +487,106 @@ static void test_report_habits(void **state)
 				       &v), -1);
 }
 
+/*
+ * report [BINARY] FILE...: gmon.out files summed as gprof -s sums them;
+ * files of other rates or ranges that do not fit are refused by name.
+ * report --diff BASE NEW: the change per function, largest change of
+ * share first.
+ */
+static void test_report_merge_diff(void **state)
+{
+	char msg[256];
+
+	(void)state;
+	/* 3+1, 2+2 (padding), 5+5, 1+6: 25. */
+	expect(ctl("report", BOUNDS, bounds, bounds2, NULL), 0, out,
+	       "        7  28.00     0.070  bt_second");
+	expect(0, 0, out, "        4  16.00     0.040  bt_first");
+	expect(0, 0, out, "       10  40.00     0.100  bt_hidden");
+	expect(0, 0, out, "       25 100.00     0.250  total");
+	/* The same through -e and -f, and written back as one gmon.out. */
+	expect(ctl("report", "-e", BOUNDS, "-f", bounds, bounds2,
+		   "--format=gmon", "-o", out_path, NULL), 0, out, "");
+	expect(ctl("report", BOUNDS, out_path, NULL), 0, out,
+	       "       25 100.00     0.250  total");
+	snprintf(msg, sizeof(msg), "profil-ctl: report: %s and %s: rates "
+		 "differ (100 and 1000 Hz)", bounds, bounds_rate);
+	expect(ctl("report", BOUNDS, bounds, bounds_rate, NULL), 1, err, msg);
+	snprintf(msg, sizeof(msg), "profil-ctl: report: %s and %s: "
+		 "histograms that do not fit (ranges overlap partially): not "
+		 "profiles of one program", bounds, bounds_shifted);
+	expect(ctl("report", BOUNDS, bounds, bounds_shifted, NULL), 1, err,
+	       msg);
+	expect(ctl("report", BOUNDS, bounds, "/nonexistent", NULL), 1, err,
+	       "profil-ctl: report: /nonexistent: No such file or directory");
+
+	/* 11 then 14 samples: bt_second 9.09% -> 42.86%, and so on. */
+	expect(ctl("report", "--diff", BOUNDS, bounds, bounds2, NULL), 0, out,
+	       "        1         6        +5    9.09   42.86   +33.77  "
+	       "bt_second\n");
+	expect(0, 0, out, "        3         1        -2   27.27    7.14   "
+	       "-20.13  bt_first\n");
+	expect(0, 0, out, "        5         5        +0   45.45   35.71    "
+	       "-9.74  bt_hidden\n");
+	expect_order("bt_second", "bt_first");
+	expect_order("bt_first", "bt_hidden");
+	expect_order("bt_hidden", "[unknown]");
+	snprintf(msg, sizeof(msg), "# base %s: 11 samples\n# new  %s: 14 "
+		 "samples\n", bounds, bounds2);
+	expect(0, 0, out, msg);
+	expect(ctl("report", "--diff", "--top=1", "--format=csv", BOUNDS,
+		   bounds, bounds2, NULL), 0, out, "function,base,new,delta,"
+	       "base_percent,new_percent,delta_percent\n"
+	       "bt_second,1,6,5,9.0909,42.8571,33.7662\n");
+	if (strstr(out, "bt_first"))
+		fail_msg("--top=1 shows bt_first:\n%s", out);
+	expect(ctl("report", "--diff", "--lines", BOUNDS, bounds, bounds2,
+		   NULL), 0, out, "file:line");
+	expect(ctl("report", "--diff", BOUNDS, bounds, NULL), 2, err,
+	       "--diff takes two files, BASE and NEW (1 given)");
+	expect(ctl("report", "--diff", "-b", BOUNDS, bounds, bounds2, NULL), 2,
+	       err, "--diff: per function or per line (--lines) only");
+}
+
+/* Runs @cmd (a format, then its arguments) with sh -c; its exit code. */
+static int sh(const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/*
+ * Two runs of a glibc -pg program merged: what profil-ctl shows, calls
+ * included, is what it shows of gprof -s's gmon.sum of the same two.
+ */
+static void test_report_merge_like_gprof(void **state)
+{
+	static char merged[sizeof(out)];
+
+	(void)state;
+	if (sh("command -v gprof >/dev/null"))
+		skip();
+	assert_int_equal(sh("cd %s && mkdir -p r1 r2 && (cd r1 && %s) >/dev/null"
+			    " && (cd r2 && %s) >/dev/null && gprof -s %s "
+			    "r1/gmon.out r2/gmon.out", dir, PG, PG, PG), 0);
+	expect(ctl("report", "--format=csv", PG, "r1/gmon.out", "r2/gmon.out",
+		   NULL), 0, out, "pg_fifty,");
+	memcpy(merged, out, sizeof(out));
+	expect(ctl("report", "--format=csv", PG, "gmon.sum", NULL), 0, out,
+	       "pg_fifty,");
+	assert_string_equal(merged, out);
+	/* Calls: 4 per function per run. */
+	expect(ctl("report", PG, "r1/gmon.out", "r2/gmon.out", NULL), 0, out,
+	       "         8  pg_fifty");
+}
+
 static void test_report_debuginfo_once(void **state)
 {
 	static const char *const views[] = { "--sort", "--lines", "-b" };
@@ -493,6 +629,8 @@ int main(void)
 		cmocka_unit_test(test_report_ok),
 		cmocka_unit_test(test_report_bounds),
 		cmocka_unit_test(test_report_habits),
+		cmocka_unit_test(test_report_merge_diff),
+		cmocka_unit_test(test_report_merge_like_gprof),
 		cmocka_unit_test(test_report_debuginfo_once),
 	};
 
