@@ -700,8 +700,36 @@ static void json_gaps(FILE *out, const struct rows *r, const struct hist *h)
 	fputs(r->attrib.ngaps ? "\n  ]" : "]", out);
 }
 
+/*
+ * A -pg program's call arcs, as read: call site and callee addresses,
+ * the functions holding them (null outside every function), the count.
+ */
+static void json_arcs(FILE *out, const struct hist *h,
+		      const struct render_syms *s)
+{
+	const struct sym_func *from, *self;
+	size_t i;
+
+	fputs(",\n  \"arcs\": [", out);
+	for (i = 0; i < h->narcs; i++) {
+		from = s ? sym_func_find(s->funcs, s->nfuncs,
+					 h->arcs[i].from_pc) : NULL;
+		self = s ? sym_func_find(s->funcs, s->nfuncs,
+					 h->arcs[i].self_pc) : NULL;
+		fprintf(out, "%s\n    {\"from_pc\": %" PRIu64 ", \"self_pc\": %"
+			PRIu64 ", \"caller\": ", i ? "," : "",
+			h->arcs[i].from_pc, h->arcs[i].self_pc);
+		render_json_str(out, from ? from->name : NULL);
+		fputs(", \"callee\": ", out);
+		render_json_str(out, self ? self->name : NULL);
+		fprintf(out, ", \"count\": %" PRIu64 "}", h->arcs[i].count);
+	}
+	fputs(h->narcs ? "\n  ]" : "]", out);
+}
+
 static void json(FILE *out, const struct rows *r, const struct hist *h,
-		 const struct render_opts *o, const char *reason)
+		 const struct render_syms *s, const struct render_opts *o,
+		 const char *reason)
 {
 	static const char *const views[] = { "functions", "lines", "bins" };
 	size_t i;
@@ -744,6 +772,8 @@ static void json(FILE *out, const struct rows *r, const struct hist *h,
 	}
 	fputs("},\n  \"reason\": ", out);
 	render_json_str(out, reason);
+	if (h->narcs)
+		json_arcs(out, h, s);
 	fputs(r->part->json_fields || r->part->uncovered_name ? "\n}" :
 	      "\n}\n", out);
 }
@@ -817,7 +847,7 @@ int render_part(FILE *out, const struct hist *h, const struct render_syms *s,
 	note = text_note(&r, s, o, nbuf, sizeof(nbuf));
 
 	if (o->format == RENDER_JSON) {
-		json(out, &r, h, o, reason ? reason : note);
+		json(out, &r, h, s, o, reason ? reason : note);
 	} else if (o->format == RENDER_CSV) {
 		csv(out, &r, h, o);
 	} else {

@@ -570,6 +570,33 @@ static void test_json(void **state)
 	hist_free(&h);
 }
 
+/*
+ * A -pg program's arcs in the JSON function view: each as read, with the
+ * functions its call site and its callee are in (null: in none).
+ */
+static void test_json_arcs(void **state)
+{
+	const uint64_t bins[16] = { 1 };
+	struct render_opts o = { .view = RENDER_FUNCS,
+				 .format = RENDER_JSON };
+	struct hist h;
+	char *out;
+
+	(void)state;
+	make_hist(&h, bins, 100);
+	assert_int_equal(hist_add_arc(&h, 0x1034, 0x1012, 3), 0);
+	assert_int_equal(hist_add_arc(&h, 0x9000, 0x1014, 5), 0);
+	out = render_str(&h, &syms, &o);
+	assert_non_null(strstr(out,
+		",\n  \"arcs\": [\n"
+		"    {\"from_pc\": 4148, \"self_pc\": 4114, \"caller\": "
+		"\"gamma\", \"callee\": \"beta\", \"count\": 3},\n"
+		"    {\"from_pc\": 36864, \"self_pc\": 4116, \"caller\": null, "
+		"\"callee\": \"beta\", \"count\": 5}\n  ]\n}\n"));
+	free(out);
+	hist_free(&h);
+}
+
 /* render_gmon() output reads back the same, ranges and counts > 65535. */
 static void test_gmon_roundtrip(void **state)
 {
@@ -662,6 +689,7 @@ int main(void)
 		cmocka_unit_test(test_bins),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_arcs),
 		cmocka_unit_test(test_gmon_roundtrip),
 		cmocka_unit_test(test_hist_add_range),
 	};
