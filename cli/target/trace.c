@@ -88,6 +88,7 @@ struct tproc *trace_proc_new(struct trace *t, pid_t pid, pid_t ppid)
 	t->procs = v;
 	p->pid = pid;
 	p->ppid = ppid;
+	p->known = true;	/* the first process: run's or attach's */
 	t->procs[t->nprocs++] = p;
 	return p;
 }
@@ -136,10 +137,45 @@ int trace_task_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
 	return found == 2 ? 0 : -1;
 }
 
-/* Whether @a and @b share one address space (kcmp(2)). */
-static bool same_mm(pid_t a, pid_t b)
+/*
+ * Whether child @child, made by @event of @parent, shares its address
+ * space: a fork child never, a vfork child always; a clone child (a
+ * process with another exit signal than SIGCHLD) if kcmp(2) says so, or
+ * where it cannot tell (a kernel without CONFIG_CHECKPOINT_RESTORE).
+ */
+static bool shares_mm(int event, pid_t parent, pid_t child)
 {
-	return syscall(SYS_kcmp, a, b, KCMP_VM, 0, 0) == 0;
+	if (event == PTRACE_EVENT_FORK)
+		return false;
+	if (event == PTRACE_EVENT_VFORK)
+		return true;
+	/* 0: the same; 1, 2, 3: not; -1: cannot tell. */
+	return syscall(SYS_kcmp, parent, child, KCMP_VM, 0, 0) <= 0;
+}
+
+/* How a new process was made is known: what to do with it follows. */
+static void proc_known(struct trace *t, struct tproc *p, int event)
+{
+	p->known = true;
+	p->shares_mm = shares_mm(event, p->ppid, p->pid);
+	p->need_setup = !p->shares_mm && !t->finishing &&
+			(t->options & PTRACE_O_TRACEFORK);
+}
+
+/* The event that made @pid, if it came first; 0 if not seen yet. */
+static int birth_take(struct trace *t, pid_t pid)
+{
+	size_t i;
+	int event;
+
+	for (i = 0; i < t->nbirths; i++) {
+		if (t->births[i].pid != pid)
+			continue;
+		event = t->births[i].event;
+		t->births[i] = t->births[--t->nbirths];
+		return event;
+	}
+	return 0;
 }
 
 /*
@@ -151,6 +187,7 @@ static struct ttask *task_adopt(struct trace *t, pid_t tid)
 {
 	pid_t tgid = 0, ppid = 0;
 	struct tproc *p;
+	int event;
 
 	if (trace_task_ids(tid, &tgid, &ppid) < 0)
 		return NULL;
@@ -161,9 +198,10 @@ static struct ttask *task_adopt(struct trace *t, pid_t tid)
 	p = trace_proc_new(t, tid, ppid);
 	if (!p)
 		return NULL;
-	p->shares_mm = same_mm(ppid, tid);
-	p->need_setup = !p->shares_mm && !t->finishing &&
-			(t->options & PTRACE_O_TRACEFORK);
+	p->known = false;
+	event = birth_take(t, tid);
+	if (event)
+		proc_known(t, p, event);
 	/* --no-inherit: a new process is let go at its first stop. */
 	p->finishing = !(t->options & PTRACE_O_TRACEFORK) || t->finishing;
 	p->cleaned = true;	/* nothing of ours in it yet */
@@ -288,6 +326,46 @@ static void task_exec(struct trace *t, struct ttask *k)
 	ptrace(PTRACE_CONT, k->tid, 0, 0);
 }
 
+/*
+ * @k made a process or a thread by @event: a process is told how it was
+ * made now if its first stop came first (and that stop is handled), or
+ * when it comes.
+ */
+static void task_birth(struct trace *t, struct ttask *k, int event)
+{
+	struct trace_birth *v;
+	unsigned long msg;
+	struct ttask *c;
+	struct tproc *p;
+	pid_t child, tgid, ppid;
+
+	if (ptrace(PTRACE_GETEVENTMSG, k->tid, 0, &msg) < 0)
+		return;
+	child = (pid_t)msg;
+	c = task_find(t, child);
+	if (c) {
+		p = c->proc;
+		if (p->pid != child || p->known)
+			return;	/* a thread, or known */
+		proc_known(t, p, event);
+		if (p->held) {
+			c = task_find(t, p->held_tid);
+			if (c)
+				task_stop(t, c, p->held);
+			p->held = 0;
+		}
+		return;
+	}
+	if (event == PTRACE_EVENT_CLONE &&
+	    (trace_task_ids(child, &tgid, &ppid) < 0 || tgid != child))
+		return;	/* a thread: no process to set up */
+	v = realloc(t->births, (t->nbirths + 1) * sizeof(*v));
+	if (!v)
+		return;
+	t->births = v;
+	t->births[t->nbirths++] = (struct trace_birth){ child, event };
+}
+
 static void trace_event(struct trace *t, pid_t tid, int st)
 {
 	struct ttask *k = task_find(t, tid);
@@ -316,9 +394,20 @@ static void trace_event(struct trace *t, pid_t tid, int st)
 		return;
 	case 0:
 	case PTRACE_EVENT_STOP:
+		if (!k->proc->known && !k->proc->finishing) {
+			/* Until its creator's event says how it was made. */
+			k->proc->held = st;
+			k->proc->held_tid = tid;
+			return;
+		}
 		task_stop(t, k, st);
 		return;
-	default:	/* fork, vfork, clone: the child reports itself */
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+	case PTRACE_EVENT_CLONE:
+		task_birth(t, k, tracer_event(st));
+		/* fall through */
+	default:
 		ptrace(PTRACE_CONT, tid, 0, 0);
 	}
 }
@@ -335,7 +424,10 @@ static void trace_reap(struct trace *t)
 /* Let every process go: read each at its next stop, then detach. */
 void trace_finish(struct trace *t)
 {
+	struct ttask *k;
+	struct tproc *p;
 	size_t i;
+	int held;
 
 	if (t->finishing)
 		return;
@@ -346,6 +438,15 @@ void trace_finish(struct trace *t)
 	}
 	for (i = 0; i < t->ntasks; i++)
 		ptrace(PTRACE_INTERRUPT, t->tasks[i].tid, 0, 0);
+	/* A child held at its first stop would wait for ever: let it go. */
+	for (i = 0; i < t->nprocs; i++) {
+		p = t->procs[i];
+		held = p->held;
+		p->held = 0;
+		k = held ? task_find(t, p->held_tid) : NULL;
+		if (k)
+			task_stop(t, k, held);
+	}
 }
 
 static void trace_poll(struct trace *t)
@@ -470,6 +571,7 @@ void trace_free(struct trace *t)
 	}
 	free(t->procs);
 	free(t->tasks);
+	free(t->births);
 	coverage_ctx_free(&t->x);
 	profile_free(t->x.profile);
 }

@@ -24,6 +24,9 @@
  * @next_poll_ns: when to look at its mappings again
  * @need_setup: set up at its next injectable stop
  * @shares_mm: a vfork (or CLONE_VM) child: nothing until it execs
+ * @known: how it was made (fork, vfork, clone) is known: @shares_mm is
+ *	right; a child's first stop may come before its creator's event
+ * @held, @held_tid: that first stop, waiting for the creator's event
  * @finishing: collect, clean up and detach at the next stops
  * @cleaned: the counters are read and the mapping is gone
  * @threads: tasks of ours in it
@@ -36,6 +39,9 @@ struct tproc {
 	long long next_poll_ns;
 	bool need_setup;
 	bool shares_mm;
+	bool known;
+	int held;
+	pid_t held_tid;
 	bool finishing;
 	bool cleaned;
 	int threads;
@@ -61,6 +67,8 @@ struct ttask {
  * @options: the ptrace options
  * @x: what the coverage of every process shares (the profile)
  * @procs, @nprocs; @tasks, @ntasks: what is traced
+ * @births, @nbirths: children whose creator's event came before their
+ *	first stop, and that event (PTRACE_EVENT_FORK, _VFORK, _CLONE)
  * @finishing: the end has come: every process is being let go
  * @failed: something failed (the message is printed)
  * @killed: run killed its program, having failed to set up
@@ -77,6 +85,11 @@ struct trace {
 	size_t nprocs;
 	struct ttask *tasks;
 	size_t ntasks;
+	struct trace_birth {
+		pid_t pid;
+		int event;
+	} *births;
+	size_t nbirths;
 	bool finishing;
 	bool failed;
 	bool killed;
