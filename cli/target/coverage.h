@@ -121,6 +121,20 @@ int coverage_update(struct coverage_ctx *x, struct coverage *c);
 int coverage_finish(struct coverage_ctx *x, struct coverage *c, pid_t tid);
 
 /**
+ * coverage_snapshot() - @c's counters as they are now, read through
+ * @io (its pid, or any thread of it that is not a zombie) without
+ * stopping the process or its session: each covered mapping's into the
+ * histogram of (@process, its object) in @out, the catch-all's into that
+ * count's @uncovered. The object indices are @x->profile's; @out need
+ * not hold the objects. For a live view (profil-ctl top): successive
+ * snapshots differ by what the interval counted.
+ * Return: 0, or -1 with errno (ESRCH: the process is gone; ENOMEM; a
+ * histogram range that disagrees with one in @out, hist_add_range()).
+ */
+int coverage_snapshot(struct coverage_ctx *x, const struct coverage *c,
+		      pid_t io, struct profile *out, size_t process);
+
+/**
  * coverage_lost_at_exec() - @c's process called execve(): its counters
  * went with the old image. The kernel's accounting of the stopped
  * session goes into the profile, its in-range ticks as lost at exec.
