@@ -31,6 +31,8 @@ static const struct ctl_command ctl_commands[] = {
 	  "the kernel's sessions and their tick counts" },
 	{ "show", cmd_show, "[options] PID",
 	  "the profile of a process being profiled" },
+	{ "top", cmd_top, "[options] -p PID | [options] -- PROGRAM [ARG...]",
+	  "a live view of a program's functions, refreshed every second" },
 	{ "report", cmd_report, "[options] [BINARY [GMON] | PROFILE]",
 	  "a gmon.out or saved profile, per function or line" },
 	{ "help", cmd_help, "[COMMAND]",

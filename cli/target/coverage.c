@@ -267,6 +267,7 @@ int coverage_start(struct coverage_ctx *x, struct coverage *c, pid_t pid,
 		goto err_unmap;
 	}
 	profil_regions_free(set);
+	c->nstart = c->nmaps;
 	c->active = true;
 	return 0;
 

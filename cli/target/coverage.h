@@ -78,6 +78,8 @@ struct coverage_map {
  * @map_addr, @map_len: profil-ctl's mapping in it
  * @next, @end: the free part of the reserve
  * @maps, @nmaps: every executable mapping seen since the start
+ * @nstart: how many of @maps the session had when it started; the rest
+ *	were regions added to it while it ran (ld.so's libraries, dlopen())
  * @active: the session runs
  */
 struct coverage {
@@ -89,6 +91,7 @@ struct coverage {
 	uint64_t end;
 	struct coverage_map *maps;
 	size_t nmaps;
+	size_t nstart;
 	bool active;
 };
 
