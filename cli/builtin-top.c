@@ -395,10 +395,13 @@ static void top_frame(struct top *tp, bool end)
 	}
 }
 
-/* q, --duration: let a -p PID go; end a -- CMD (SIGKILL the 2nd time). */
+/*
+ * q, --duration: let a -p PID go; end a -- CMD (SIGKILL the 2nd time),
+ * or what is left of it.
+ */
 static void top_quit(struct top *tp)
 {
-	if (tp->t->attach)
+	if (tp->t->attach || tp->t->root_exited)
 		trace_finish(tp->t);
 	else
 		kill(tp->t->root, tp->quits ? SIGKILL : SIGTERM);
@@ -414,7 +417,8 @@ static int top_tick(struct trace *t, void *arg)
 	if (read(tp->timer, &expirations, sizeof(expirations)) < 0)
 		return 0;
 	top_frame(tp, false);
-	if (tp->o->duration > 0 && !tp->quits &&
+	/* Past the duration: SIGTERM, and a second later SIGKILL. */
+	if (tp->o->duration > 0 &&
 	    top_now_ns() - tp->start_ns >= (long long)(tp->o->duration * 1e9))
 		top_quit(tp);
 	return 0;
