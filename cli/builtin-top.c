@@ -41,6 +41,8 @@
 
 #define TOP_PERIOD_NS	1000000000LL
 #define TOP_MAX_NOTES	64
+/* How long a note stays on a terminal's frames. */
+#define TOP_NOTE_NS	5000000000LL
 
 /*
  * One object's functions and their counts, by function index, then
@@ -81,7 +83,9 @@ struct top {
 	struct top_seen *seen;
 	size_t nseen;
 	char *notes[TOP_MAX_NOTES];
+	long long note_ns[TOP_MAX_NOTES];
 	size_t nnotes;
+	size_t nnew;
 	size_t dropped_notes;
 	struct top_row *funcs;
 	struct top_row *objrows;
@@ -181,15 +185,50 @@ static void top_note(struct top *tp, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
+	int n;
 
-	if (tp->nnotes >= TOP_MAX_NOTES) {
-		tp->dropped_notes++;
-		return;
-	}
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) >= 0)
-		tp->notes[tp->nnotes++] = s;
+	n = vasprintf(&s, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	if (tp->nnotes == TOP_MAX_NOTES) {	/* the oldest goes */
+		free(tp->notes[0]);
+		tp->nnotes--;
+		memmove(tp->notes, tp->notes + 1,
+			tp->nnotes * sizeof(tp->notes[0]));
+		memmove(tp->note_ns, tp->note_ns + 1,
+			tp->nnotes * sizeof(tp->note_ns[0]));
+		if (tp->nnew > tp->nnotes) {
+			tp->nnew--;
+			tp->dropped_notes++;
+		}
+	}
+	tp->notes[tp->nnotes] = s;
+	tp->note_ns[tp->nnotes++] = top_now_ns();
+	tp->nnew++;
+}
+
+/*
+ * The notes a frame shows, newest first, into @v: on a terminal those
+ * of the last TOP_NOTE_NS (older ones are dropped), else the interval's.
+ */
+static size_t top_notes_shown(struct top *tp, long long now,
+			      const char **v)
+{
+	size_t i, n = 0, old = 0;
+
+	while (old < tp->nnotes && now - tp->note_ns[old] > TOP_NOTE_NS)
+		free(tp->notes[old++]);
+	tp->nnotes -= old;
+	memmove(tp->notes, tp->notes + old, tp->nnotes * sizeof(tp->notes[0]));
+	memmove(tp->note_ns, tp->note_ns + old,
+		tp->nnotes * sizeof(tp->note_ns[0]));
+	if (tp->nnew > tp->nnotes)
+		tp->nnew = tp->nnotes;
+	for (i = tp->nnotes; i-- > (tp->screen ? 0 : tp->nnotes - tp->nnew);)
+		v[n++] = tp->notes[i];
+	return n;
 }
 
 /*
@@ -359,6 +398,7 @@ static void top_frame(struct top *tp, bool end)
 		.seconds = (double)(now - tp->last_ns) / 1e9,
 		.end = end,
 	};
+	const char *notes[TOP_MAX_NOTES + 1];
 	struct top_obj *ob;
 	double *d;
 	size_t i;
@@ -372,10 +412,10 @@ static void top_frame(struct top *tp, bool end)
 		trace_finish(tp->t);
 		return;
 	}
-	if (tp->dropped_notes)
-		top_note(tp, "and %zu more", tp->dropped_notes);
-	fr.notes = (const char *const *)tp->notes;
-	fr.nnotes = tp->nnotes;
+	fr.nnotes = top_notes_shown(tp, now, notes);
+	if (tp->dropped_notes && !tp->screen)
+		notes[fr.nnotes++] = "(more regions added: too many to list)";
+	fr.notes = notes;
 	if (tp->screen) {
 		top_size(&cols, &lines);
 		top_render_screen(stdout, &fr, cols, lines);
@@ -383,9 +423,7 @@ static void top_frame(struct top *tp, bool end)
 		top_render_plain(stdout, &fr, TOP_PLAIN_FUNCS);
 	}
 	fflush(stdout);
-	for (i = 0; i < tp->nnotes; i++)
-		free(tp->notes[i]);
-	tp->nnotes = 0;
+	tp->nnew = 0;
 	tp->dropped_notes = 0;
 	for (i = 0; i < tp->nobjs; i++) {
 		ob = &tp->objs[i];
@@ -448,6 +486,8 @@ static void term_enter(struct top *tp)
 {
 	struct termios raw;
 
+	/* One write per frame: a frame is never seen half drawn. */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	if (isatty(STDIN_FILENO) && !tcgetattr(STDIN_FILENO, &tp->saved)) {
 		raw = tp->saved;
 		raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
@@ -481,6 +521,8 @@ static void top_free(struct top *tp)
 		free(tp->objs[i].prev);
 	}
 	free(tp->objs);
+	for (i = 0; i < tp->nnotes; i++)
+		free(tp->notes[i]);
 	free(tp->seen);
 	free(tp->funcs);
 	free(tp->objrows);

@@ -136,7 +136,12 @@ check "terminal settings" cmp -s "$W/stty.before" "$W/stty.after"
 check "alternate screen left" [ "$(cat "$W/screen.alt" 2>/dev/null)" = 0 ]
 tmux capture-pane -p -t screen >"$W/screen.now"
 check "last frame as text" grep -q '^top (end): profil_ctl_work' "$W/screen.now"
-[ $fails -eq 0 ] || { dump "$W/screen.now"; dump "$W/screen.err"; }
+if [ $fails -ne 0 ]; then
+	dump "$W/screen.now"
+	dump "$W/screen.err"
+	grep -a '^note' "$W/screen.log" | sort -u >"$W/screen.notes"
+	dump "$W/screen.notes"
+fi
 result "$([ $fails -eq 0 ] && echo ok)" "top -- CMD under tmux: frame, region note, q"
 
 # 3. top -p PID on a small terminal, ended by Ctrl-C.
