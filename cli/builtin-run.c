@@ -5,7 +5,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,28 +27,13 @@ static int run_status(int wstatus)
 	return CTL_EXIT_FAIL;
 }
 
-/* The child: wait until seized, then become the program. */
-static void run_child(int gate, const sigset_t *mask, char **argv)
-{
-	char c;
-
-	sigprocmask(SIG_SETMASK, mask, NULL);
-	if (read(gate, &c, 1) != 0)
-		_exit(127);	/* the parent gave up */
-	execvp(argv[0], argv);
-	ctl_errorf("run", "%s: %s", argv[0], strerror(errno));
-	_exit(errno == ENOENT ? 127 : 126);
-}
-
 int cmd_run(int argc, char **argv)
 {
 	struct profile profile;
 	struct live_opts o;
 	struct trace t;
-	int first, gate[2], fds[3] = { -1, -1, -1 }, ret, err;
-	struct tproc *p;
+	int first, fds[3] = { -1, -1, -1 }, ret;
 	sigset_t old;
-	pid_t pid;
 
 	first = live_parse_opts(argc, argv, LIVE_OPTS_PROFILE |
 				LIVE_OPTS_REPORT | LIVE_OPTS_COMMAND |
@@ -60,36 +44,14 @@ int cmd_run(int argc, char **argv)
 		return ctl_usage_error(argv[0], "no program to run");
 	if (trace_init(&t, argv[0], &o, &profile) < 0)
 		return CTL_EXIT_FAIL;
-	t.options |= PTRACE_O_EXITKILL;
-	if (pipe2(gate, O_CLOEXEC) < 0 || trace_fds(0, fds, &old)) {
+	if (trace_fds(0, fds, &old)) {
 		ctl_perror(argv[0]);
 		return CTL_EXIT_FAIL;
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		ctl_perror(argv[0]);
+	if (trace_spawn(&t, argv + first, &old, false) < 0)
 		return CTL_EXIT_FAIL;
-	}
-	if (!pid) {
-		close(gate[1]);
-		run_child(gate[0], &old, argv + first);
-	}
-	close(gate[0]);
-	t.root = pid;
-	err = tracer_seize(pid, t.options);
-	p = err ? NULL : trace_proc_new(&t, pid, getpid());
-	if (!p || !trace_task_new(&t, pid, p)) {
-		ctl_errorf(argv[0], "ptrace: %s", tracer_strerror(err ? err :
-								  -ENOMEM));
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		return CTL_EXIT_FAIL;
-	}
-	p->cleaned = true;	/* set up after its execve() */
-	close(gate[1]);		/* the child execs */
 	if (trace_loop(&t, fds) < 0)
-		kill(pid, SIGKILL);
+		kill(t.root, SIGKILL);
 	profil_handle_close(t.x.h);
 	if (!t.root_exited || t.killed) {
 		trace_free(&t);

@@ -37,6 +37,8 @@ int cmd_start(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+/* The live view: cli/builtin-top.c. */
+int cmd_top(int argc, char **argv);
 
 /* The table entry for @name, or NULL (for usage messages). */
 const struct ctl_command *ctl_command_find(const char *name);

@@ -31,6 +31,8 @@ static const struct ctl_command ctl_commands[] = {
 	  "the kernel's sessions and their tick counts" },
 	{ "show", cmd_show, "[options] PID",
 	  "the profile of a process being profiled" },
+	{ "top", cmd_top, "[options] -p PID | [options] -- PROGRAM [ARG...]",
+	  "a live view of a program's functions, refreshed every second" },
 	{ "report", cmd_report, "[options] [BINARY] [FILE...]",
 	  "gmon.out files or saved profiles: one, merged, or two compared" },
 	{ "help", cmd_help, "[COMMAND]",

@@ -266,6 +266,7 @@ int coverage_start(struct coverage_ctx *x, struct coverage *c, pid_t pid,
 		goto err_unmap;
 	}
 	profil_regions_free(set);
+	c->nstart = c->nmaps;
 	c->active = true;
 	return 0;
 
@@ -317,9 +318,13 @@ static void acct_from_stats(struct profile_acct *a, const uint64_t *st)
 		  st[PROFIL_STAT_FAULTED];
 }
 
-/* Counters of mapping @m into its object's histogram; their sum in *@sum. */
-static int read_region(struct coverage_ctx *x, struct coverage *c, pid_t io,
-		       const struct coverage_map *m, uint64_t *sum)
+/*
+ * Counters of mapping @m into its object's histogram in @p's count of
+ * @process; their sum in *@sum.
+ */
+static int read_region(struct coverage_ctx *x, struct profile *p,
+		       size_t process, pid_t io, const struct coverage_map *m,
+		       uint64_t *sum)
 {
 	struct profile_count *pc;
 	uint64_t *bins, low;
@@ -341,7 +346,7 @@ static int read_region(struct coverage_ctx *x, struct coverage *c, pid_t io,
 		*sum += raw[i];
 	}
 	low = m->start - m->bias;
-	pc = profile_count_get(x->profile, c->process, m->object);
+	pc = profile_count_get(p, process, m->object);
 	if (pc)
 		ret = hist_add_range(&pc->hist, low,
 				     low + m->nbins * x->bin_bytes, bins,
@@ -353,11 +358,12 @@ out:
 }
 
 /*
- * The catch-all's counters under the mappings: each counter goes whole
- * to the mapping that overlaps most of its 128 KiB.
+ * The catch-all's counters under the mappings, into @p's counts of
+ * @process: each counter goes whole to the mapping that overlaps most of
+ * its 128 KiB.
  */
-static int read_catchall(struct coverage_ctx *x, struct coverage *c, pid_t io,
-			 uint64_t *sum)
+static int read_catchall(const struct coverage *c, struct profile *p,
+			 size_t process, pid_t io, uint64_t *sum)
 {
 	const uint64_t span = 1ULL << CATCHALL_SHIFT;
 	struct profile_count *pc;
@@ -386,8 +392,7 @@ static int read_catchall(struct coverage_ctx *x, struct coverage *c, pid_t io,
 			if (target_read(io, catchall_addr(c) +
 					bin * sizeof(v), &v, sizeof(v)) || !v)
 				continue;
-			pc = profile_count_get(x->profile, c->process,
-					       c->maps[i].object);
+			pc = profile_count_get(p, process, c->maps[i].object);
 			if (!pc)
 				return -1;
 			pc->uncovered += v;
@@ -421,13 +426,14 @@ int coverage_finish(struct coverage_ctx *x, struct coverage *c, pid_t tid)
 	}
 	for (i = 0; i < c->nmaps; i++) {
 		if (c->maps[i].buf &&
-		    read_region(x, c, tid, &c->maps[i], &sum) < 0) {
+		    read_region(x, x->profile, c->process, tid, &c->maps[i],
+				&sum) < 0) {
 			ctl_errorf(x->op, "process %d: reading its counters: %s",
 				   (int)c->pid, strerror(errno));
 			return -1;
 		}
 	}
-	if (read_catchall(x, c, tid, &sum) < 0) {
+	if (read_catchall(c, x->profile, c->process, tid, &sum) < 0) {
 		ctl_perror(x->op);
 		return -1;
 	}
@@ -439,6 +445,21 @@ int coverage_finish(struct coverage_ctx *x, struct coverage *c, pid_t tid)
 				 st[PROFIL_STAT_IN_RANGE] - sum : 0);
 	profile_acct_add(&x->profile->acct, a);
 	return 0;
+}
+
+int coverage_snapshot(struct coverage_ctx *x, const struct coverage *c,
+		      pid_t io, struct profile *out, size_t process)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	if (!c->active)
+		return 0;
+	for (i = 0; i < c->nmaps; i++)
+		if (c->maps[i].buf &&
+		    read_region(x, out, process, io, &c->maps[i], &sum) < 0)
+			return -1;
+	return read_catchall(c, out, process, io, &sum);
 }
 
 void coverage_lost_at_exec(struct coverage_ctx *x, struct coverage *c)

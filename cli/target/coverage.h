@@ -78,6 +78,8 @@ struct coverage_map {
  * @map_addr, @map_len: profil-ctl's mapping in it
  * @next, @end: the free part of the reserve
  * @maps, @nmaps: every executable mapping seen since the start
+ * @nstart: how many of @maps the session had when it started; the rest
+ *	were regions added to it while it ran (ld.so's libraries, dlopen())
  * @active: the session runs
  */
 struct coverage {
@@ -89,6 +91,7 @@ struct coverage {
 	uint64_t end;
 	struct coverage_map *maps;
 	size_t nmaps;
+	size_t nstart;
 	bool active;
 };
 
@@ -119,6 +122,20 @@ int coverage_update(struct coverage_ctx *x, struct coverage *c);
  * Return: 0, or -1 with the message printed.
  */
 int coverage_finish(struct coverage_ctx *x, struct coverage *c, pid_t tid);
+
+/**
+ * coverage_snapshot() - @c's counters as they are now, read through
+ * @io (its pid, or any thread of it that is not a zombie) without
+ * stopping the process or its session: each covered mapping's into the
+ * histogram of (@process, its object) in @out, the catch-all's into that
+ * count's @uncovered. The object indices are @x->profile's; @out need
+ * not hold the objects. For a live view (profil-ctl top): successive
+ * snapshots differ by what the interval counted.
+ * Return: 0, or -1 with errno (ESRCH: the process is gone; ENOMEM; a
+ * histogram range that disagrees with one in @out, hist_add_range()).
+ */
+int coverage_snapshot(struct coverage_ctx *x, const struct coverage *c,
+		      pid_t io, struct profile *out, size_t process);
 
 /**
  * coverage_lost_at_exec() - @c's process called execve(): its counters

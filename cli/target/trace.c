@@ -527,18 +527,47 @@ int trace_fds(double duration, int fds[3], sigset_t *old)
 	return 0;
 }
 
+int trace_watch(struct trace *t, int fd, int (*fn)(struct trace *t, void *arg),
+		void *arg)
+{
+	if (t->nwatch >= TRACE_MAX_WATCH) {
+		errno = ENOSPC;
+		return -1;
+	}
+	t->watch[t->nwatch++] = (struct trace_watch){ fd, fn, arg };
+	return 0;
+}
+
+/* The command's fds that are ready: call them, drop those done with. */
+static void trace_watched(struct trace *t, const struct pollfd *pfd)
+{
+	size_t i, n = t->nwatch;
+	bool drop[TRACE_MAX_WATCH] = { false };
+
+	for (i = 0; i < n; i++)
+		if (pfd[i].revents)
+			drop[i] = t->watch[i].fn(t, t->watch[i].arg) < 0;
+	for (i = n; i-- > 0;)
+		if (drop[i])
+			t->watch[i] = t->watch[--t->nwatch];
+}
+
 /* Wait for events until nothing is traced any more. */
 int trace_loop(struct trace *t, int fds[3])
 {
-	struct pollfd pfd[3] = { { .fd = fds[0], .events = POLLIN },
-				 { .fd = fds[1], .events = POLLIN },
-				 { .fd = fds[2], .events = POLLIN } };
+	struct pollfd pfd[3 + TRACE_MAX_WATCH];
 	struct signalfd_siginfo si;
 	uint64_t expirations;
+	size_t i;
 
 	trace_reap(t);
 	while (t->ntasks) {
-		if (poll(pfd, fds[2] >= 0 ? 3 : 2, -1) < 0) {
+		for (i = 0; i < 3; i++)
+			pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+		for (i = 0; i < t->nwatch; i++)
+			pfd[3 + i] = (struct pollfd){ .fd = t->watch[i].fd,
+						      .events = POLLIN };
+		if (poll(pfd, 3 + t->nwatch, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			ctl_perror(t->op);
@@ -553,6 +582,7 @@ int trace_loop(struct trace *t, int fds[3])
 		if (fds[2] >= 0 && pfd[2].revents & POLLIN &&
 		    read(fds[2], &expirations, sizeof(expirations)) > 0)
 			trace_finish(t);
+		trace_watched(t, pfd + 3);
 		trace_reap(t);
 		/* run's program is gone: let the rest of it go. */
 		if (t->root_exited && t->ntasks)
@@ -613,6 +643,69 @@ int trace_init(struct trace *t, const char *op, const struct live_opts *o,
 	};
 	t->x.h = live_open(op);
 	return t->x.h ? 0 : -1;
+}
+
+/* The child: wait until seized, then become the program. */
+static void spawn_child(const char *op, int gate, const sigset_t *mask,
+			bool stdin_null, char **argv)
+{
+	int fd;
+	char c;
+
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	if (read(gate, &c, 1) != 0)
+		_exit(127);	/* the parent gave up */
+	if (stdin_null) {
+		fd = open("/dev/null", O_RDONLY);
+		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
+			_exit(126);
+		if (fd != STDIN_FILENO)
+			close(fd);
+	}
+	execvp(argv[0], argv);
+	ctl_errorf(op, "%s: %s", argv[0], strerror(errno));
+	_exit(errno == ENOENT ? 127 : 126);
+}
+
+int trace_spawn(struct trace *t, char **argv, const sigset_t *mask,
+		bool stdin_null)
+{
+	struct tproc *p;
+	int gate[2], err;
+	pid_t pid;
+
+	t->options |= PTRACE_O_EXITKILL;
+	if (pipe2(gate, O_CLOEXEC) < 0) {
+		ctl_perror(t->op);
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		ctl_perror(t->op);
+		close(gate[0]);
+		close(gate[1]);
+		return -1;
+	}
+	if (!pid) {
+		close(gate[1]);
+		spawn_child(t->op, gate[0], mask, stdin_null, argv);
+	}
+	close(gate[0]);
+	t->root = pid;
+	err = tracer_seize(pid, t->options);
+	p = err ? NULL : trace_proc_new(t, pid, getpid());
+	if (!p || !trace_task_new(t, pid, p)) {
+		ctl_errorf(t->op, "ptrace: %s",
+			   tracer_strerror(err ? err : -ENOMEM));
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		close(gate[1]);
+		return -1;
+	}
+	p->cleaned = true;	/* set up after its execve() */
+	close(gate[1]);		/* the child execs */
+	return 0;
 }
 
 /* Whether thread @tid is a zombie (a leader gone by pthread_exit()). */

@@ -59,6 +59,24 @@ struct ttask {
 	bool exiting;
 };
 
+struct trace;
+
+/* How many fds of their own commands may have trace_loop() watch. */
+#define TRACE_MAX_WATCH 4
+
+/**
+ * struct trace_watch - an fd of the command's, polled by trace_loop()
+ * @fd: the fd, polled for input
+ * @fn: called when it is readable (or at its end); returns -1 to stop
+ *	watching it, else 0
+ * @arg: passed to @fn
+ */
+struct trace_watch {
+	int fd;
+	int (*fn)(struct trace *t, void *arg);
+	void *arg;
+};
+
 /**
  * struct trace - the whole traced program
  * @op: "run" or "attach", for messages
@@ -74,6 +92,7 @@ struct ttask {
  * @killed: run killed its program, having failed to set up
  * @root_exited, @wstatus: run's program was reaped, and how it ended
  * @lost: processes that ended before their profile could be read
+ * @watch, @nwatch: the command's own fds (trace_watch())
  */
 struct trace {
 	const char *op;
@@ -96,6 +115,8 @@ struct trace {
 	bool root_exited;
 	int wstatus;
 	unsigned int lost;
+	struct trace_watch watch[TRACE_MAX_WATCH];
+	size_t nwatch;
 };
 
 /**
@@ -113,6 +134,23 @@ int trace_init(struct trace *t, const char *op, const struct live_opts *o,
  * Return: 0, or -1 with errno.
  */
 int trace_fds(double duration, int fds[3], sigset_t *old);
+
+/**
+ * trace_watch() - have trace_loop() also poll @fd for input and call
+ * @fn(t, @arg) when it is readable (a timer, the keyboard)
+ * Return: 0, or -1 with errno ENOSPC (TRACE_MAX_WATCH reached).
+ */
+int trace_watch(struct trace *t, int fd, int (*fn)(struct trace *t, void *arg),
+		void *arg);
+
+/**
+ * trace_spawn() - fork and exec @argv as the traced program's root (run
+ * and top -- CMD), seized before it execs, with the signal mask @mask
+ * (trace_fds()'s old one); @stdin_null: its standard input /dev/null
+ * Return: 0, or -1 with the message printed (no child left).
+ */
+int trace_spawn(struct trace *t, char **argv, const sigset_t *mask,
+		bool stdin_null);
 
 /** trace_proc_new(), trace_task_new() - a traced process, a thread of it. */
 struct tproc *trace_proc_new(struct trace *t, pid_t pid, pid_t ppid);

@@ -15,7 +15,8 @@
  *                       then serve (what libprofil programs do)
  *   fork SECS           fork: the child spends SECS of CPU time in
  *                       hot_b(), then the parent as long in hot_a()
- *   dlopen SO SECS      dlopen() SO and spend SECS in its hot_dso()
+ *   dlopen SO SECS [AFTER]  dlopen() SO and spend SECS in its hot_dso();
+ *                       first AFTER seconds of CPU time in hot_a(), hot_b()
  *   threads SECS        two threads spend SECS each in hot_a() and
  *                       hot_b(); the main thread leaves first
  *                       (pthread_exit())
@@ -205,11 +206,13 @@ static int forked(double secs)
 	return WEXITSTATUS(st);
 }
 
-static int dso(const char *so, double secs)
+static int dso(const char *so, double secs, double after)
 {
 	unsigned long (*hot)(unsigned long);
-	void *h = dlopen(so, RTLD_NOW);
+	void *h;
 
+	spin(after);
+	h = dlopen(so, RTLD_NOW);
 	if (!h) {
 		fprintf(stderr, "%s\n", dlerror());
 		return 3;
@@ -254,14 +257,14 @@ int main(int argc, char **argv)
 		self();
 	if (argc == 3 && !strcmp(argv[1], "fork"))
 		return forked(atof(argv[2]));
-	if (argc == 4 && !strcmp(argv[1], "dlopen"))
-		return dso(argv[2], atof(argv[3]));
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "dlopen"))
+		return dso(argv[2], atof(argv[3]), argc == 5 ? atof(argv[4]) : 0);
 	if (argc == 3 && !strcmp(argv[1], "threads"))
 		return threads(atof(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "spawn"))
 		return spawn(atof(argv[2]));
 	fprintf(stderr, "usage: %s spin SECS [STATUS] | serve | signals | "
-		"self | fork SECS | dlopen SO SECS | threads SECS | "
+		"self | fork SECS | dlopen SO SECS [AFTER] | threads SECS | "
 		"spawn SECS\n", argv[0]);
 	return 2;
 }
