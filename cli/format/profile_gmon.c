@@ -68,18 +68,6 @@ static char *gmon_name(struct names *t, const char *path,
 	return name;
 }
 
-/* The object the first process's @exe names, or -1. */
-static ssize_t main_object(const struct profile *p)
-{
-	size_t i;
-
-	if (!p->nprocesses || !p->processes[0].exe)
-		return -1;
-	for (i = 0; i < p->nobjects; i++)
-		if (!strcmp(p->objects[i].path, p->processes[0].exe))
-			return (ssize_t)i;
-	return -1;
-}
 
 static int write_one(const char *name, const struct profile_count *c,
 		     const struct profile *p, const char *cmd)
@@ -157,7 +145,7 @@ int profile_write_gmon(const char *path, const struct profile *p,
 		ctl_perror(cmd);
 		return -1;
 	}
-	main_k = main_object(&m);
+	main_k = profile_main_object(&m);
 	if (main_k >= 0)
 		ret = write_object(&t, path, &m, (size_t)main_k, true, cmd);
 	for (i = 0; !ret && i < m.nobjects; i++)

@@ -193,22 +193,11 @@ uint64_t profile_process_total(const struct profile *p, size_t process)
 	return profile_sum(p, PROFILE_ANY, process);
 }
 
-/* Add the ranges and arcs of @from to @to. */
+/* Add the ranges and arcs of @from to @to; the rate is the first's. */
 static int hist_sum(struct hist *to, const struct hist *from)
 {
-	size_t i;
-
-	for (i = 0; i < from->nranges; i++) {
-		const struct hist_range *r = &from->ranges[i];
-
-		if (hist_add_range(to, r->low_pc, r->high_pc, r->bins,
-				   r->nbins) < 0)
-			return -1;
-	}
-	for (i = 0; i < from->narcs; i++)
-		if (hist_add_arc(to, from->arcs[i].from_pc,
-				 from->arcs[i].self_pc, from->arcs[i].count) < 0)
-			return -1;
+	if (hist_merge(to, from) < 0)
+		return -1;
 	if (!to->rate)
 		to->rate = from->rate;
 	return 0;
