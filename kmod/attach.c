@@ -170,7 +170,9 @@ static void profil_attach_run(struct callback_head *head)
 			pr_debug("thread %d not profiled\n", current->pid);
 		profil_session_put(a->session);
 	} else {
+		/* A forked process has its parent's credentials: no audit. */
 		if (!(current->flags & PF_EXITING) &&
+		    profil_start_allowed(false) &&
 		    profil_session_start(current, &a->params))
 			pr_debug("process %d not profiled\n", current->tgid);
 		profil_regions_put(a->params.regions);

@@ -382,6 +382,7 @@ void profil_tick_clock_put(void);
 
 /* netlink.c */
 int __init profil_netlink_init(void);
+bool profil_start_allowed(bool audit);
 void profil_netlink_exit(void);
 void profil_netlink_notify_stopped(struct profil_session *s);
 

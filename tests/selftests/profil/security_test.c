@@ -612,6 +612,137 @@ TEST(start_stop_pairs_patch_text_rarely)
 		TH_LOG("%lld registrations in %d pairs", now - before, pairs);
 }
 
+#define PRIVILEGED_ONLY "/sys/module/profil/parameters/privileged_only"
+
+static int write_param(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * As nobody: START, and the result coded as an exit status: 0 if it was
+ * refused with EPERM and extack text (@refused) or accepted (!@refused).
+ */
+static int nobody_start(bool refused)
+{
+	static uint16_t buf[256];
+	struct pnl_start req = {
+		.buf = (uintptr_t)buf, .bufsiz = sizeof(buf), .scale = 0x8000,
+		.rate = 100,
+	};
+	struct pnl nl;
+	int err;
+
+	if (setgroups(0, NULL) || setgid(65534) || setuid(65534) ||
+	    pnl_open(&nl))
+		return 10;
+	err = pnl_start(&nl, &req);
+	if (refused)
+		return err == -EPERM && strstr(nl.extack, "privileged_only") ?
+			       0 : 11;
+	return err ? 12 : 0;
+}
+
+/*
+ * A process of nobody's that started profiling while privileged_only was
+ * off: once the switch is on, its session goes on, its fork child is not
+ * profiled (the child counts as a new start), and a STOP still works.
+ * Waits on @go before forking; returns an exit status.
+ */
+static int nobody_started_then_switch(int ready, int go)
+{
+	struct pnl_status st;
+	struct pnl nl;
+	pid_t child;
+	char c = 0;
+	int ret;
+
+	ret = nobody_start(false);
+	if (ret)
+		return ret;
+	if (pnl_open(&nl) || write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+		return 20;
+	child = fork();
+	if (!child) {
+		struct pnl cnl;
+
+		if (pnl_open(&cnl))
+			_exit(1);
+		_exit(pnl_get(&cnl, 0, &st) == -ENOENT ? 0 : 1);
+	}
+	if (wait_status(child))
+		return 21;
+	if (pnl_get(&nl, 0, &st) || st.state != PROFIL_STATE_ACTIVE)
+		return 22;
+	return pnl_stop(&nl, 0) ? 23 : 0;
+}
+
+/*
+ * privileged_only, the administrator's switch: when on, nobody's START is
+ * refused with EPERM and extack text, and a process with CAP_SYS_ADMIN
+ * (root, here) starts; when off, nobody starts. Sessions started while it
+ * was off run on, but their fork children are not profiled. The switch is
+ * left off, as the module loads.
+ */
+TEST(privileged_only_switch)
+{
+	static uint16_t buf[256];
+	struct pnl_start req = {
+		.buf = (uintptr_t)buf, .bufsiz = sizeof(buf), .scale = 0x8000,
+		.rate = 100,
+	};
+	int on_nobody, on_root, off_nobody, inherited;
+	int ready[2], go[2];
+	struct pnl nl;
+	pid_t pid;
+
+	if (geteuid())
+		SKIP(return, "needs root to set the module parameter");
+	ASSERT_EQ(0, access(PRIVILEGED_ONLY, W_OK))
+		TH_LOG("%s: %s", PRIVILEGED_ONLY, strerror(errno));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pnl_open(&nl));
+
+	/* Off: a nobody process starts, and stays profiled. */
+	ASSERT_EQ(0, write_param(PRIVILEGED_ONLY, "N"));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(nobody_started_then_switch(ready[1], go[0]));
+	off_nobody = read(ready[0], &buf[0], 1) == 1 ? 0 : -1;
+
+	/* On: nobody is refused, root is not. */
+	ASSERT_EQ(0, write_param(PRIVILEGED_ONLY, "Y"));
+	if (write(go[1], &buf[0], 1) != 1)
+		off_nobody = -1;
+	inherited = wait_status(pid);
+	pid = fork();
+	if (!pid)
+		_exit(nobody_start(true));
+	on_nobody = wait_status(pid);
+	on_root = pnl_start(&nl, &req);
+	pnl_stop(&nl, 0);
+
+	/* Off again, as the module loads. */
+	ASSERT_EQ(0, write_param(PRIVILEGED_ONLY, "N"));
+	pid = fork();
+	if (!pid)
+		_exit(nobody_start(false));
+	EXPECT_EQ(0, wait_status(pid)) TH_LOG("nobody starts when off");
+	EXPECT_EQ(0, off_nobody);
+	EXPECT_EQ(0, inherited) TH_LOG("session kept, child unprofiled");
+	EXPECT_EQ(0, on_nobody) TH_LOG("nobody refused when on");
+	EXPECT_EQ(0, on_root) TH_LOG("%s", nl.extack);
+	pnl_close(&nl);
+}
+
 /* A thread that outlives its group leader, until the process is killed. */
 static void *linger_thread(void *arg)
 {
