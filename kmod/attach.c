@@ -159,6 +159,62 @@ int profil_session_attach_all(struct profil_session *s,
 	return -EAGAIN;
 }
 
+/*
+ * Whether a counter of @rs lies, even in part, in a shared mapping of
+ * current's address space (MAP_SHARED, a shared memfd or tmpfs file):
+ * after fork such a page is the parent's too, and the child's session
+ * would go on writing it after the parent's STOP returned. Each region
+ * is checked over every mapping its counters span. Gaps are not shared:
+ * a write there faults and stops the session.
+ *
+ * Context: process context; current is a forked process's only thread,
+ * before it first reaches user mode, so nothing maps or unmaps under
+ * this but current itself.
+ * Return: 1 if shared, 0 if not, or -EINTR on a fatal signal.
+ */
+static int profil_regions_shared(const struct profil_regions *rs)
+{
+	struct mm_struct *mm = current->mm;
+	const struct profil_region *r;
+	struct vm_area_struct *vma;
+	int shared = 0;
+	u64 end;
+	u32 i;
+
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	for (i = 0; i < rs->nr && !shared; i++) {
+		r = &rs->region[i];
+		if (!profil_region_used(rs, r))
+			continue;
+		/* No overflow: a region's size was checked against its buf. */
+		end = r->buf + (r->nbins << rs->shift);
+		for (vma = find_vma(mm, r->buf); vma && vma->vm_start < end;
+		     vma = find_vma(mm, vma->vm_end)) {
+			if (vma->vm_flags & VM_MAYSHARE) {
+				shared = 1;
+				break;
+			}
+		}
+	}
+	mmap_read_unlock(mm);
+	return shared;
+}
+
+/*
+ * Whether the forked current takes its parent's session: not if the
+ * switch forbids it, nor if a buffer is shared with the parent.
+ */
+static bool profil_attach_inherits(const struct profil_params *p)
+{
+	if (current->flags & PF_EXITING)
+		return false;
+	/* A forked process has its parent's credentials: no audit. */
+	if (!profil_start_allowed(false))
+		return false;
+	return !profil_regions_shared(p->regions);
+}
+
 /* task_work on a new task, before it first reaches user mode. */
 static void profil_attach_run(struct callback_head *head)
 {
@@ -170,7 +226,7 @@ static void profil_attach_run(struct callback_head *head)
 			pr_debug("thread %d not profiled\n", current->pid);
 		profil_session_put(a->session);
 	} else {
-		if (!(current->flags & PF_EXITING) &&
+		if (profil_attach_inherits(&a->params) &&
 		    profil_session_start(current, &a->params))
 			pr_debug("process %d not profiled\n", current->tgid);
 		profil_regions_put(a->params.regions);

@@ -9,12 +9,14 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/binfmts.h>
+#include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <linux/workqueue.h>
 
 #include "profil.h"
 
@@ -55,9 +57,31 @@ static struct profil_probe {
 static struct profil_probe *const profil_tick_probe =
 	&profil_probes[PROFIL_LIFECYCLE_PROBES];
 
-/* Sessions on the scheduler-tick clock; the probe is on while non-zero. */
+/*
+ * How long the scheduler-tick probe stays registered after its last user
+ * stops. Registering and unregistering it flips a static key and a static
+ * call, each a patch of kernel text with IPIs to every CPU; without the
+ * grace time any user could have that done at the rate of START/STOP
+ * pairs. With it, at most once per grace time.
+ */
+#define PROFIL_TICK_GRACE (10 * HZ)
+
+static void profil_tick_idle(struct work_struct *work);
+
+/*
+ * profil_tick_mutex protects the three below and serialises the probe's
+ * registration; @profil_tick_registrations is also read, racily, by
+ * debugfs. The probe itself (interrupt context) reads none of them.
+ */
 static DEFINE_MUTEX(profil_tick_mutex);
+/* Sessions on the scheduler-tick clock. */
 static unsigned int profil_tick_users;
+/* The probe is registered: while there are users, and a grace time after. */
+static bool profil_tick_registered;
+/* How often the probe was registered since the module was loaded. */
+static u64 profil_tick_registrations;
+static DECLARE_DELAYED_WORK(profil_tick_idle_work, profil_tick_idle);
+static struct dentry *profil_debugfs;
 
 /**
  * profil_tick_clock_get() - a session starts using the scheduler tick
@@ -70,9 +94,14 @@ int profil_tick_clock_get(void)
 	int err = 0;
 
 	mutex_lock(&profil_tick_mutex);
-	if (!profil_tick_users)
+	if (!profil_tick_registered) {
 		err = tracepoint_probe_register(profil_tick_probe->tp,
 						profil_tick_probe->func, NULL);
+		if (!err) {
+			profil_tick_registered = true;
+			profil_tick_registrations++;
+		}
+	}
 	if (!err)
 		profil_tick_users++;
 	mutex_unlock(&profil_tick_mutex);
@@ -82,8 +111,8 @@ int profil_tick_clock_get(void)
 /**
  * profil_tick_clock_put() - a session stops using the scheduler tick
  *
- * Unprofiled tasks pay for the probe on every update_curr(), so it goes as
- * soon as no session needs it.
+ * Unprofiled tasks pay for the probe on every update_curr(), so it goes
+ * when no session has needed it for PROFIL_TICK_GRACE.
  *
  * Context: process context, may sleep.
  */
@@ -91,8 +120,20 @@ void profil_tick_clock_put(void)
 {
 	mutex_lock(&profil_tick_mutex);
 	if (!--profil_tick_users)
+		mod_delayed_work(system_wq, &profil_tick_idle_work,
+				 PROFIL_TICK_GRACE);
+	mutex_unlock(&profil_tick_mutex);
+}
+
+/* The grace time is over: unregister the probe unless it is used again. */
+static void profil_tick_idle(struct work_struct *work)
+{
+	mutex_lock(&profil_tick_mutex);
+	if (!profil_tick_users && profil_tick_registered) {
 		tracepoint_probe_unregister(profil_tick_probe->tp,
 					    profil_tick_probe->func, NULL);
+		profil_tick_registered = false;
+	}
 	mutex_unlock(&profil_tick_mutex);
 }
 
@@ -132,6 +173,10 @@ int profil_lifecycle_init(void)
 		if (err)
 			goto err_unregister;
 	}
+	/* Diagnostics only: a failure here leaves the module working. */
+	profil_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_u64("tick_registrations", 0400, profil_debugfs,
+			   &profil_tick_registrations);
 	return 0;
 
 err_unregister:
@@ -139,8 +184,16 @@ err_unregister:
 	return err;
 }
 
-/* No session is active, so the tick probe is off already. */
+/*
+ * No session is active, so the tick probe has no user; it may still be
+ * in its grace time.
+ */
 void profil_lifecycle_exit(void)
 {
+	debugfs_remove_recursive(profil_debugfs);
+	cancel_delayed_work_sync(&profil_tick_idle_work);
+	if (profil_tick_registered)
+		tracepoint_probe_unregister(profil_tick_probe->tp,
+					    profil_tick_probe->func, NULL);
 	profil_unregister_probes(PROFIL_LIFECYCLE_PROBES);
 }

@@ -8,12 +8,15 @@
  * system call. Status and stop of another process need the access that
  * ptrace's PTRACE_MODE_READ_REALCREDS would grant (perf_event_open's
  * rule); starting another process needs CAP_SYS_PTRACE over it, or to
- * be its tracer.
+ * be its tracer. The privileged_only parameter limits starting to
+ * CAP_PERFMON or CAP_SYS_ADMIN.
  * The family lives in the initial network namespace only.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/moduleparam.h>
 #include <linux/pid.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -62,6 +65,49 @@ static const struct nla_policy profil_target_policy[PROFIL_ATTR_PID + 1] = {
 };
 
 static struct genl_family profil_family;
+
+/*
+ * The administrator's switch, perf_event_paranoid's counterpart (which
+ * does not apply here): when set, only CAP_PERFMON or CAP_SYS_ADMIN in the
+ * initial user namespace may start profiling. Read without a lock, as
+ * sysfs writes it: a request sees the old or the new value.
+ */
+static bool privileged_only;
+module_param(privileged_only, bool, 0644);
+MODULE_PARM_DESC(privileged_only,
+		 "starting needs CAP_PERFMON or CAP_SYS_ADMIN (default: N)");
+
+/**
+ * profil_start_allowed() - whether privileged_only lets current start
+ * @audit: record a denial in the audit log, as a request's check does
+ *
+ * CAP_PERFMON is the capability for performance monitoring (perf's
+ * perfmon_capable()); CAP_SYS_ADMIN stays accepted, as perf accepts it.
+ * Both in the initial user namespace: the switch is the host's, and a
+ * container's root does not get past it.
+ *
+ * Context: process context, current is the task that would be profiled
+ * or the requester.
+ * Return: true if current may start profiling.
+ */
+bool profil_start_allowed(bool audit)
+{
+	if (!READ_ONCE(privileged_only))
+		return true;
+	if (audit)
+		return perfmon_capable();
+	return ns_capable_noaudit(&init_user_ns, CAP_PERFMON) ||
+	       ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+}
+
+/* privileged_only, for requests that start or extend profiling. */
+static int profil_nl_check_allowed(struct netlink_ext_ack *extack)
+{
+	if (profil_start_allowed(true))
+		return 0;
+	NL_SET_ERR_MSG_MOD(extack, "privileged_only is set: needs CAP_PERFMON");
+	return -EPERM;
+}
 
 /*
  * The dumpability half of PTRACE_MODE_READ_REALCREDS, on the process's
@@ -370,10 +416,14 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 		profil_nl_stop_task(task, off);
 		goto out;
 	}
+	err = profil_nl_check_allowed(extack);
+	if (err)
+		goto out_put_regions;
 	profil_params_set_regions(&req, rs);
 	err = profil_session_start(task, &req);
 	if (err)
 		NL_SET_ERR_MSG_MOD(extack, "cannot start sampling the process");
+out_put_regions:
 	profil_regions_put(rs);
 out:
 	put_task_struct(task);
@@ -387,6 +437,9 @@ static int profil_nl_add_regions(struct sk_buff *skb, struct genl_info *info)
 	struct task_struct *task;
 	int err;
 
+	err = profil_nl_check_allowed(extack);
+	if (err)
+		return err;
 	task = profil_nl_target(info);
 	if (IS_ERR(task))
 		return PTR_ERR(task);

@@ -363,6 +363,20 @@ overflow:
 	return PROFIL_MAP_OVERFLOW;
 }
 
+/**
+ * profil_region_used() - whether a region's counters are ever written
+ * @rs: the set
+ * @r: one of its regions
+ *
+ * A region without a counter is ignored, as is one whose scale is below 2
+ * in a set (sprofil()'s rule) or 0 in profil()'s single region.
+ */
+static inline bool profil_region_used(const struct profil_regions *rs,
+				      const struct profil_region *r)
+{
+	return r->nbins && r->scale >= (rs->single ? 1 : 2);
+}
+
 /* sampler.c */
 bool profil_rides_tick(u32 rate);
 void profil_tick_runtime(void *data, struct task_struct *task, u64 runtime,
@@ -382,6 +396,7 @@ void profil_tick_clock_put(void);
 
 /* netlink.c */
 int __init profil_netlink_init(void);
+bool profil_start_allowed(bool audit);
 void profil_netlink_exit(void);
 void profil_netlink_notify_stopped(struct profil_session *s);
 

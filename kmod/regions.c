@@ -224,7 +224,7 @@ static int profil_regions_resolve(struct profil_regions *rs)
 		const struct profil_region *r = &rs->region[i];
 		u64 end;
 
-		if (!r->nbins || r->scale < (rs->single ? 1 : 2))
+		if (!profil_region_used(rs, r))
 			continue;
 		end = profil_region_end(r, rs->shift);
 		if (end <= r->offset)

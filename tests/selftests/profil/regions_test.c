@@ -3,11 +3,13 @@
  * Region sets (glibc's sprofil() model) through the netlink family:
  * overlap resolution, the overflow bin, ignored scales, counter widths,
  * wrap and saturate modes, replacement and extension while running with
- * exact accounting, the region dump, and PROFIL_F_NO_INHERIT.
+ * exact accounting, the region dump, PROFIL_F_NO_INHERIT, and fork
+ * children of a process whose buffer is shared with them.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -503,6 +505,125 @@ TEST_F(rs, no_inherit)
 	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
 	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
 	EXPECT_EQ(PROFIL_F_NO_INHERIT, st.flags);
+}
+
+/*
+ * The buffer's mapping at fork: a private one is copied, and the child
+ * profiles itself into its copy; a shared one (MAP_SHARED, a memfd) is
+ * the parent's too, and the child is not profiled: else it would go on
+ * counting into the parent's buffer after the parent's STOP returned.
+ * For a region set, one shared buffer among private ones is enough.
+ */
+enum buf_kind { BUF_PRIVATE, BUF_SHARED, BUF_MEMFD };
+
+FIXTURE(shared) {
+	struct pnl nl;
+	uint16_t *buf;		/* 256 counters over the loop */
+	uint16_t other[256];	/* a private region over nothing */
+};
+
+FIXTURE_VARIANT(shared) {
+	enum buf_kind kind;
+	bool set;		/* a region set: BUF/other, else profil()'s */
+	bool inherited;
+};
+
+FIXTURE_VARIANT_ADD(shared, private_anon) {
+	.kind = BUF_PRIVATE, .inherited = true,
+};
+FIXTURE_VARIANT_ADD(shared, shared_anon) { .kind = BUF_SHARED };
+FIXTURE_VARIANT_ADD(shared, shared_memfd) { .kind = BUF_MEMFD };
+FIXTURE_VARIANT_ADD(shared, set_one_shared) {
+	.kind = BUF_SHARED, .set = true,
+};
+FIXTURE_VARIANT_ADD(shared, set_all_private) {
+	.kind = BUF_PRIVATE, .set = true, .inherited = true,
+};
+
+FIXTURE_SETUP(shared)
+{
+	int err = pnl_open(&self->nl), fd = -1, flags = MAP_PRIVATE;
+
+	ASSERT_EQ(0, err) TH_LOG("family: %s", strerror(-err));
+	if (variant->kind == BUF_MEMFD) {
+		fd = memfd_create("profil-buf", 0);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, ftruncate(fd, 4096));
+	}
+	if (variant->kind != BUF_PRIVATE)
+		flags = MAP_SHARED;
+	if (fd < 0)
+		flags |= MAP_ANONYMOUS;
+	self->buf = mmap(NULL, 4096, PROT_READ | PROT_WRITE, flags, fd, 0);
+	ASSERT_NE(MAP_FAILED, self->buf);
+	if (fd >= 0)
+		close(fd);
+	memset(self->other, 0, sizeof(self->other));
+}
+
+FIXTURE_TEARDOWN(shared)
+{
+	pnl_stop(&self->nl, 0);
+	pnl_close(&self->nl);
+	munmap(self->buf, 4096);
+}
+
+/* The child: run the loop for 0.3 s of CPU, then say if it is profiled. */
+static int __attribute__((noreturn)) shared_child(bool inherited)
+{
+	double start = process_cpu();
+	struct pnl_status st;
+	struct pnl cnl;
+	pthread_t tid;
+	int err;
+
+	rl_stop = 0;
+	if (pthread_create(&tid, NULL, loop_thread, NULL))
+		_exit(9);
+	while (process_cpu() - start < 0.3)
+		usleep(10000);
+	rl_stop = 1;
+	pthread_join(tid, NULL);
+	if (pnl_open(&cnl))
+		_exit(10);
+	err = pnl_get(&cnl, 0, &st);
+	if (inherited)
+		_exit(!err && st.state == PROFIL_STATE_ACTIVE ? 0 : 11);
+	_exit(err == -ENOENT ? 0 : 12);
+}
+
+TEST_F(shared, fork_child)
+{
+	struct pnl_region r[2] = {
+		reg(self->other, sizeof(self->other), base() + (1 << 20),
+		    0x10000),
+		reg(self->buf, 512, base() - 64, 0x10000),
+	};
+	struct pnl_set set = { .reg = r, .n = 2, .rate = RATE_TICK };
+	struct pnl_start req = {
+		.buf = (uintptr_t)self->buf, .bufsiz = 512,
+		.offset = base() - 64, .scale = 0x10000, .rate = RATE_TICK,
+	};
+	uint64_t at_stop;
+	int status, err;
+	pid_t child;
+
+	err = variant->set ? pnl_start_set(&self->nl, &set) :
+			     pnl_start(&self->nl, &req);
+	ASSERT_EQ(0, err) TH_LOG("%s", self->nl.extack);
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child)
+		shared_child(variant->inherited);
+	ASSERT_EQ(0, pnl_stop(&self->nl, 0));
+	at_stop = sum16(self->buf, 256);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("child %s", WEXITSTATUS(status) == 12 ?
+			"profiled over a shared buffer" : "check failed");
+	/* Nothing written to the parent's buffer after its STOP returned. */
+	EXPECT_EQ(at_stop, sum16(self->buf, 256));
 }
 
 TEST_HARNESS_MAIN

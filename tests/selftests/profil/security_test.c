@@ -505,6 +505,244 @@ TEST(one_session_per_process)
 	pnl_close(&nl);
 }
 
+/* The exit status of the child @pid, or -1. */
+static int wait_status(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* How often profil.ko registered its scheduler-tick probe (debugfs). */
+#define TICK_REGISTRATIONS "/sys/kernel/debug/profil/tick_registrations"
+
+/*
+ * The counter, or -1. Opened anew each time: a debugfs attribute file is
+ * not seekable, and a second read of one open file only continues the
+ * first.
+ */
+static long long tick_registrations(void)
+{
+	int fd = open(TICK_REGISTRATIONS, O_RDONLY);
+	char buf[32];
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return atoll(buf);
+}
+
+/*
+ * As nobody: START/STOP pairs at rate 100 (the scheduler-tick clock), in
+ * batches of 50, each followed by a byte on @done; goes on while the byte
+ * read back from @go is 'g'. Returns an exit status.
+ */
+static int start_stop_batches(int done, int go)
+{
+	static uint16_t buf[256];
+	struct pnl_start req = {
+		.buf = (uintptr_t)buf, .bufsiz = sizeof(buf), .scale = 0x8000,
+		.rate = 100,
+	};
+	struct pnl nl;
+	char c = 'g';
+	int i;
+
+	if (setgroups(0, NULL) || setgid(65534) || setuid(65534) ||
+	    pnl_open(&nl))
+		return 10;
+	while (c == 'g') {
+		for (i = 0; i < 50; i++)
+			if (pnl_start(&nl, &req) || pnl_stop(&nl, 0))
+				return 11;
+		if (write(done, &c, 1) != 1 || read(go, &c, 1) != 1)
+			return 12;
+	}
+	return 0;
+}
+
+/*
+ * Registering the scheduler-tick probe flips a static key and a static
+ * call: kernel text patched with IPIs to every CPU. An unprivileged user's
+ * START/STOP pairs on that clock must not cause one each: the probe stays
+ * registered for a grace time after its last user. 1000 pairs by nobody
+ * register it at most twice (once if a grace time was running, at most
+ * once more should one end between two pairs). Root reads the debugfs
+ * counter after each batch of 50, and ends the run early once it is past
+ * the bound.
+ */
+TEST(start_stop_pairs_patch_text_rarely)
+{
+	long long before, now;
+	int done[2], go[2], pairs = 0;
+	pid_t pid;
+	char c;
+
+	if (geteuid())
+		SKIP(return, "needs root to read debugfs");
+	if (access(TICK_REGISTRATIONS, R_OK) && errno == ENOENT)
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	before = tick_registrations();
+	ASSERT_LE(0, before)
+		TH_LOG("%s: %s", TICK_REGISTRATIONS, strerror(errno));
+	ASSERT_EQ(0, pipe(done));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(start_stop_batches(done[1], go[0]));
+	now = before;
+	while (read(done[0], &c, 1) == 1) {
+		pairs += 50;
+		now = tick_registrations();
+		c = pairs < 1000 && now - before <= 2 ? 'g' : 's';
+		if (write(go[1], &c, 1) != 1 || c == 's')
+			break;
+	}
+	EXPECT_EQ(0, wait_status(pid));
+	EXPECT_EQ(1000, pairs);
+	EXPECT_LE(now - before, 2)
+		TH_LOG("%lld registrations in %d pairs", now - before, pairs);
+}
+
+#define PRIVILEGED_ONLY "/sys/module/profil/parameters/privileged_only"
+
+static int write_param(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * As nobody: START, and the result coded as an exit status: 0 if it was
+ * refused with EPERM and extack text (@refused) or accepted (!@refused).
+ */
+static int nobody_start(bool refused)
+{
+	static uint16_t buf[256];
+	struct pnl_start req = {
+		.buf = (uintptr_t)buf, .bufsiz = sizeof(buf), .scale = 0x8000,
+		.rate = 100,
+	};
+	struct pnl nl;
+	int err;
+
+	if (setgroups(0, NULL) || setgid(65534) || setuid(65534) ||
+	    pnl_open(&nl))
+		return 10;
+	err = pnl_start(&nl, &req);
+	if (refused)
+		return err == -EPERM && strstr(nl.extack, "privileged_only") ?
+			       0 : 11;
+	return err ? 12 : 0;
+}
+
+/*
+ * A process of nobody's that started profiling while privileged_only was
+ * off: once the switch is on, its session goes on, its fork child is not
+ * profiled (the child counts as a new start), and a STOP still works.
+ * Waits on @go before forking; returns an exit status.
+ */
+static int nobody_started_then_switch(int ready, int go)
+{
+	struct pnl_status st;
+	struct pnl nl;
+	pid_t child;
+	char c = 0;
+	int ret;
+
+	ret = nobody_start(false);
+	if (ret)
+		return ret;
+	if (pnl_open(&nl) || write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+		return 20;
+	child = fork();
+	if (!child) {
+		struct pnl cnl;
+
+		if (pnl_open(&cnl))
+			_exit(1);
+		_exit(pnl_get(&cnl, 0, &st) == -ENOENT ? 0 : 1);
+	}
+	if (wait_status(child))
+		return 21;
+	if (pnl_get(&nl, 0, &st) || st.state != PROFIL_STATE_ACTIVE)
+		return 22;
+	return pnl_stop(&nl, 0) ? 23 : 0;
+}
+
+/*
+ * privileged_only, the administrator's switch: when on, nobody's START is
+ * refused with EPERM and extack text, and a process with CAP_SYS_ADMIN
+ * (root, here) starts; when off, nobody starts. Sessions started while it
+ * was off run on, but their fork children are not profiled. The switch is
+ * left off, as the module loads.
+ */
+TEST(privileged_only_switch)
+{
+	static uint16_t buf[256];
+	struct pnl_start req = {
+		.buf = (uintptr_t)buf, .bufsiz = sizeof(buf), .scale = 0x8000,
+		.rate = 100,
+	};
+	int on_nobody, on_root, off_nobody, inherited;
+	int ready[2], go[2];
+	struct pnl nl;
+	pid_t pid;
+
+	if (geteuid())
+		SKIP(return, "needs root to set the module parameter");
+	ASSERT_EQ(0, access(PRIVILEGED_ONLY, W_OK))
+		TH_LOG("%s: %s", PRIVILEGED_ONLY, strerror(errno));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pnl_open(&nl));
+
+	/* Off: a nobody process starts, and stays profiled. */
+	ASSERT_EQ(0, write_param(PRIVILEGED_ONLY, "N"));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(nobody_started_then_switch(ready[1], go[0]));
+	off_nobody = read(ready[0], &buf[0], 1) == 1 ? 0 : -1;
+
+	/* On: nobody is refused, root is not. */
+	ASSERT_EQ(0, write_param(PRIVILEGED_ONLY, "Y"));
+	if (write(go[1], &buf[0], 1) != 1)
+		off_nobody = -1;
+	inherited = wait_status(pid);
+	pid = fork();
+	if (!pid)
+		_exit(nobody_start(true));
+	on_nobody = wait_status(pid);
+	on_root = pnl_start(&nl, &req);
+	pnl_stop(&nl, 0);
+
+	/* Off again, as the module loads. */
+	ASSERT_EQ(0, write_param(PRIVILEGED_ONLY, "N"));
+	pid = fork();
+	if (!pid)
+		_exit(nobody_start(false));
+	EXPECT_EQ(0, wait_status(pid)) TH_LOG("nobody starts when off");
+	EXPECT_EQ(0, off_nobody);
+	EXPECT_EQ(0, inherited) TH_LOG("session kept, child unprofiled");
+	EXPECT_EQ(0, on_nobody) TH_LOG("nobody refused when on");
+	EXPECT_EQ(0, on_root) TH_LOG("%s", nl.extack);
+	pnl_close(&nl);
+}
+
 /* A thread that outlives its group leader, until the process is killed. */
 static void *linger_thread(void *arg)
 {
