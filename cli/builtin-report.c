@@ -175,6 +175,38 @@ static int report_whole_hist(FILE *out, const struct hist *h,
 	return ret;
 }
 
+/* @output opened with fopen() @mode, or standard output if NULL. */
+static FILE *report_open(const char *cmd, const char *output,
+			 const char *mode)
+{
+	FILE *out;
+
+	if (!output)
+		return stdout;
+	out = fopen(output, mode);
+	if (!out)
+		ctl_errorf(cmd, "%s: %s", output, strerror(errno));
+	return out;
+}
+
+/*
+ * Close what report_open() gave, after a render that returned @ret: a
+ * failed write or close removes the file. Return: @ret, or -1.
+ */
+static int report_close(const char *cmd, const char *output, FILE *out,
+			int ret)
+{
+	if (!output)
+		return ret;
+	if (fclose(out) && !ret) {
+		ctl_errorf(cmd, "%s: %s", output, strerror(errno));
+		ret = -1;
+	}
+	if (ret)
+		unlink(output);
+	return ret;
+}
+
 /* Renders @h with the symbols of @st (NULL: none). */
 static int report_render_symtab(const char *cmd, const struct hist *h,
 				const struct report_opts *o,
@@ -279,26 +311,15 @@ int report_profile_out(const char *cmd, const struct profile *p,
 		       const struct report_opts *o, bool per_process,
 		       const char *output)
 {
-	FILE *out = stdout;
-	int ret;
+	FILE *out;
 
 	if (o->gmon)
 		return profile_write_gmon(output, p, cmd);
-	if (output) {
-		out = fopen(output, "we");
-		if (!out) {
-			ctl_errorf(cmd, "%s: %s", output, strerror(errno));
-			return -1;
-		}
-	}
-	ret = profile_report(out, p, o, per_process, cmd);
-	if (output && fclose(out) && !ret) {
-		ctl_errorf(cmd, "%s: %s", output, strerror(errno));
-		ret = -1;
-	}
-	if (ret && output)
-		unlink(output);
-	return ret;
+	out = report_open(cmd, output, "we");
+	if (!out)
+		return -1;
+	return report_close(cmd, output, out,
+			    profile_report(out, p, o, per_process, cmd));
 }
 
 /* A saved profile (@len bytes at @data, from @file) rendered or rewritten. */
@@ -323,24 +344,12 @@ int report_hist_out(const char *cmd, const struct hist *h,
 		    const struct report_opts *o, struct symtab *st,
 		    const char *output)
 {
-	FILE *out = stdout;
-	int ret;
+	FILE *out = report_open(cmd, output, o->gmon ? "wbe" : "we");
 
-	if (output) {
-		out = fopen(output, o->gmon ? "wbe" : "we");
-		if (!out) {
-			ctl_errorf(cmd, "%s: %s", output, strerror(errno));
-			return -1;
-		}
-	}
-	ret = report_render_symtab(cmd, h, o, st, out);
-	if (output && fclose(out) && !ret) {
-		ctl_errorf(cmd, "%s: %s", output, strerror(errno));
-		ret = -1;
-	}
-	if (ret && output)
-		unlink(output);
-	return ret;
+	if (!out)
+		return -1;
+	return report_close(cmd, output, out,
+			    report_render_symtab(cmd, h, o, st, out));
 }
 
 /*
