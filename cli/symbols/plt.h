@@ -2,8 +2,9 @@
 /*
  * Names for the PLT: the stubs a call to another object goes through
  * (.plt, or .plt.sec with IBT, and .plt.got) are code no symbol names;
- * perf and objdump call them "name@plt" after the relocation each one
- * jumps through. Read with libelf from the object's own file (.rela.plt,
+ * perf and objdump call them "name@plt" after the relocation of the GOT
+ * slot each one jumps through, or after the IFUNC an IRELATIVE slot
+ * resolves to. Read with libelf from the object's own file (.rela.plt,
  * .rela.dyn and .dynsym are never stripped). x86-64 layouts.
  */
 #ifndef PROFIL_CTL_PLT_H

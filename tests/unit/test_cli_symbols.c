@@ -13,7 +13,9 @@
  * static inline function inlined), and the inlined function's lines.
  * Symbol sources libdwfl finds for a stripped copy: a .gnu_debuglink
  * file, MiniDebugInfo (.gnu_debugdata), and debuginfod, a server in a
- * child of this driver, asked once.
+ * child of this driver, asked once. PLT stubs named as objdump names
+ * them, on a library calling its own IFUNCs (cli_ifunc_target.c) and on
+ * the system's libc.so.6.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -23,6 +25,7 @@
 #include <cmocka.h>
 
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -49,6 +52,7 @@
 #define BOUNDS UNIT_OUT "/cli_bounds_target"
 #define CXX UNIT_OUT "/cli_cxx_target"
 #define CXX_SRC UNIT_SRC "/cli_cxx_target.cc"
+#define IFUNC_LIB UNIT_OUT "/cli_ifunc_target.so"
 
 /* Declarator, body and __LINE__ on one line: the entry's line. */
 __attribute__((noinline)) int known_function(int x) { return x ^ 0x5a; } static const unsigned int known_line = __LINE__;
@@ -241,6 +245,78 @@ static void test_no_symbols(void **state)
 	assert_int_equal(symtab_line(st, 0x401000, &l), -1);
 	assert_int_equal(symtab_ptr_size(st), 8);
 	symtab_close(st);
+}
+
+/*
+ * @path's PLT stubs against objdump's (binutils' synthetic "name@plt"
+ * symbols, the reference perf follows): the same stubs at the same
+ * addresses with the same names, where objdump's "*ABS*+0xADDR@plt" (an
+ * IRELATIVE slot, no symbol) is named after the IFUNC at ADDR as the
+ * function view names it, less a symbol version. Return: how many of those IRELATIVE stubs.
+ */
+static int expect_plt_as_objdump(const char *path)
+{
+	const struct sym_func *f, *at;
+	char cmd[512], line[512], want[512], name[256];
+	unsigned long long addr, target;
+	int nstubs = 0, nabs = 0, nours = 0;
+	struct symtab *st;
+	size_t n, i;
+	FILE *p;
+
+	st = open_ok(path);
+	f = symtab_funcs(st, &n);
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(f[i].name);
+
+		nours += len > 4 && !strcmp(f[i].name + len - 4, "@plt");
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "objdump -d -j .plt -j .plt.sec -j .plt.got %s", path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		if (sscanf(line, "%llx <%255[^>]>:", &addr, name) != 2 ||
+		    strlen(name) < 5 || strcmp(name + strlen(name) - 4, "@plt"))
+			continue;	/* not a stub (or .plt's header) */
+		name[strlen(name) - 4] = '\0';
+		snprintf(want, sizeof(want), "%s@plt", name);
+		if (sscanf(name, "*ABS*+%llx", &target) == 1) {
+			at = sym_func_find(f, n, target);
+			if (!at || at->addr != target)
+				fail_msg("%s: no function at %#llx", path, target);
+			/* without its version, "memcpy@@GLIBC_2.14" */
+			snprintf(want, sizeof(want), "%.*s@plt",
+				 (int)strcspn(at->name, "@"), at->name);
+			nabs++;
+		}
+		at = sym_func_find(f, n, addr);
+		if (!at || at->addr != addr || strcmp(at->name, want))
+			fail_msg("%s: %#llx is %s, objdump says %s", path, addr,
+				 at ? at->name : "nothing", want);
+		nstubs++;
+	}
+	assert_int_equal(pclose(p), 0);
+	assert_true(nstubs > 0);
+	assert_int_equal(nours, nstubs);
+	symtab_close(st);
+	return nabs;
+}
+
+/*
+ * A stub that jumps through an IRELATIVE slot (a call to the object's
+ * own IFUNC) is named after that IFUNC, and every stub after the slot it
+ * jumps through, not its rank in .rela.plt: Debian's libc.so.6 mixes
+ * the two in an order its stubs do not follow.
+ */
+static void test_plt_irelative(void **state)
+{
+	Dl_info info;
+
+	(void)state;
+	assert_int_equal(expect_plt_as_objdump(IFUNC_LIB), 2);
+	assert_true(dladdr((void *)printf, &info) && info.dli_fname);
+	assert_true(expect_plt_as_objdump(info.dli_fname) > 0);
 }
 
 static void test_not_elf(void **state)
@@ -784,6 +860,7 @@ int main(void)
 		cmocka_unit_test(test_target),
 		cmocka_unit_test(test_dynsym_only),
 		cmocka_unit_test(test_no_symbols),
+		cmocka_unit_test(test_plt_irelative),
 		cmocka_unit_test(test_not_elf),
 		cmocka_unit_test(test_find_edges),
 		cmocka_unit_test(test_bounds_symtab),
