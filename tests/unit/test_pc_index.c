@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * profil_pc_to_index() from the UAPI header: the PC to counter mapping
- * shared by profil.ko and libprofil, glibc's LP64 rule
- * (Documentation in include/uapi/linux/profil.h).
+ * profil_pc_to_index(), the PC to counter mapping the guest tests expect
+ * profil.ko to follow (tests/selftests/profil/profil_index.h), against
+ * glibc's LP64 rule: the ABI stated with PROFIL_ATTR_SCALE in
+ * include/uapi/linux/profil.h.
  */
 #include <limits.h>
 #include <setjmp.h>
@@ -11,7 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <linux/profil.h>
+#include "profil_index.h"
 
 #define OFFSET	0x400000ULL
 #define HUGE	UINT64_MAX	/* bufsiz that bounds nothing */

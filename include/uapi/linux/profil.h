@@ -141,7 +141,13 @@ enum profil_stop_reason {
  * @PROFIL_ATTR_BUF: u64, user address of the u16 counters.
  * @PROFIL_ATTR_BUFSIZ: u64, buffer size in bytes.
  * @PROFIL_ATTR_OFFSET: u64, lowest PC counted.
- * @PROFIL_ATTR_SCALE: u32, 16.16 fixed-point scale as in profil(3).
+ * @PROFIL_ATTR_SCALE: u32, 16.16 fixed-point scale as in profil(3). A PC
+ *	maps to the u16 counter of index
+ *	floor(floor((pc - offset) / 2) * scale / 65536), exact in 64 bits as
+ *	glibc's LP64 profil() computes it, and is counted only if
+ *	pc >= offset and that index is below bufsiz / 2 (an odd last byte is
+ *	unused). This mapping is part of the ABI: a buffer filled by the
+ *	kernel reads the same as one filled by glibc.
  * @PROFIL_ATTR_RATE: u32, samples per second of CPU time.
  * @PROFIL_ATTR_FLAGS: u32, &enum profil_flags.
  * @PROFIL_ATTR_STATE: u32, &enum profil_state (kernel to user only).
@@ -252,34 +258,5 @@ enum profil_stat {
 	__PROFIL_STAT_MAX,
 	PROFIL_STAT_MAX = __PROFIL_STAT_MAX - 1
 };
-
-/**
- * profil_pc_to_index() - map a PC to a counter index, as glibc's profil()
- * @pc: sampled user program counter
- * @offset: lowest PC counted
- * @scale: 16.16 fixed-point scale
- * @bufsiz: buffer size in bytes (an odd last byte is unused)
- * @idx: on success, the index of the u16 counter to increment
- *
- * idx = floor(floor((pc - offset) / 2) * scale / 65536), exact in 64 bits,
- * computed in glibc's LP64 form. This mapping is part of the ABI: a buffer
- * filled by the kernel reads the same as one filled by glibc.
- *
- * Return: 1 if the PC maps inside the buffer, 0 if it does not.
- */
-static __inline__ int profil_pc_to_index(__u64 pc, __u64 offset, __u32 scale,
-					 __u64 bufsiz, __u64 *idx)
-{
-	__u64 half, high, low;
-
-	if (pc < offset)
-		return 0;
-	half = (pc - offset) >> 1;
-	low = ((half & 0xffff) * scale) >> 16;
-	if (__builtin_mul_overflow(half >> 16, (__u64)scale, &high) ||
-	    __builtin_add_overflow(high, low, idx))
-		return 0;
-	return *idx < bufsiz / 2;
-}
 
 #endif /* _UAPI_LINUX_PROFIL_H */

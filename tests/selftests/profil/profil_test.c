@@ -24,6 +24,7 @@
 #else
 #include "profil_nl.h"
 #endif
+#include "profil_index.h"
 #include "profil_util.h"
 
 #define RATE_FAST	1000
