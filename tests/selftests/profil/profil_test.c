@@ -16,7 +16,9 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/sched.h>
 
 #include "kselftest_harness.h"
 #ifdef PROFIL_TEST_VIA_LIBPROFIL
@@ -721,18 +723,57 @@ TEST_F(nl, fork_counts_each_own_work)
 struct relay {
 	void (*spin)(double secs);
 	double secs;
+	int policy;		/* each link's, if not SCHED_OTHER */
 	volatile int stop;
 	volatile int done;
+	volatile int policy_err;	/* errno of setting it */
 	uint64_t cpu_ns;	/* CPU of the finished links */
 };
+
+/*
+ * Make the calling thread SCHED_FIFO or SCHED_DEADLINE: a 5 ms budget,
+ * more than a link spins, every 100 ms, so that the bandwidth of the
+ * links before it, held until their deadline, leaves room (else EBUSY).
+ * Reset on fork, as a deadline thread may not create another otherwise.
+ */
+static int set_policy(int policy)
+{
+	/* <linux/sched/types.h>'s, which clashes with glibc's sched_param */
+	struct sched_attr {
+		uint32_t size, sched_policy;
+		uint64_t sched_flags;
+		int32_t sched_nice;
+		uint32_t sched_priority;
+		uint64_t sched_runtime, sched_deadline, sched_period;
+	} a = {
+		.size = sizeof(a), .sched_policy = policy,
+		.sched_flags = SCHED_FLAG_RESET_ON_FORK,
+	};
+
+	if (policy == SCHED_FIFO)
+		a.sched_priority = 1;
+	if (policy == SCHED_DEADLINE) {
+		a.sched_runtime = 5 * 1000 * 1000;
+		a.sched_deadline = a.sched_period = 100 * 1000 * 1000;
+	}
+	return syscall(SYS_sched_setattr, 0, &a, 0) ? errno : 0;
+}
 
 static void *relay_link(void *arg)
 {
 	struct relay *r = arg;
 	pthread_attr_t attr;
 	pthread_t next;
-	double t0 = thread_cpu();
+	double t0;
 
+	if (r->policy != SCHED_OTHER) {
+		r->policy_err = set_policy(r->policy);
+		if (r->policy_err) {
+			r->done = 1;
+			return NULL;
+		}
+	}
+	t0 = thread_cpu();
 	r->spin(r->secs);
 	__atomic_add_fetch(&r->cpu_ns, (uint64_t)((thread_cpu() - t0) * 1e9),
 			   __ATOMIC_RELAXED);
@@ -822,11 +863,18 @@ TEST(start_while_threads_clone)
  * thread's first sampling point would otherwise lie past its end. On the
  * tick clock the first point is a random sampling time; on the timer
  * clock the event's first period is random and the real one restored.
+ * Real-time and deadline threads too: before 6.8 their scheduler classes
+ * fire the tick's tracepoint before they count the tick's CPU time, and
+ * a tick clock that read only the count missed every thread that lives
+ * a tick or less (no samples at all).
  */
-static void short_threads(struct __test_metadata *_metadata, uint32_t rate)
+static void short_threads(struct __test_metadata *_metadata, uint32_t rate,
+			  int policy)
 {
 	const struct spin_bins g = spin_bins();
-	struct relay relay = { .spin = spin_a, .secs = 0.4 / rate };
+	struct relay relay = {
+		.spin = spin_a, .secs = 0.4 / rate, .policy = policy,
+	};
 	struct pnl_start req;
 	struct pnl_status st;
 	uint64_t mark, sum = 0;
@@ -848,13 +896,18 @@ static void short_threads(struct __test_metadata *_metadata, uint32_t rate)
 	mark = relay_cpu_ns(&relay);
 	ASSERT_EQ(0, pthread_create(&first, NULL, relay_link, &relay));
 	pthread_detach(first);
-	while (relay_cpu_ns(&relay) - mark < want * 1e9)
+	while (relay_cpu_ns(&relay) - mark < want * 1e9 && !relay.done)
 		usleep(10000);
 	relay.stop = 1;
 	while (!relay.done)
 		usleep(1000);
 	ASSERT_EQ(0, pnl_stop(&nl, 0));
 	ASSERT_EQ(0, pnl_get(&nl, 0, &st));
+	if (relay.policy_err) {
+		free(buf);
+		pnl_close(&nl);
+		SKIP(return, "policy %d: %s", policy, strerror(relay.policy_err));
+	}
 	cpu = (relay_cpu_ns(&relay) - mark) / 1e9;
 	for (b = g.a0; b < g.a1; b++)
 		sum += buf[b];
@@ -884,12 +937,22 @@ static void short_threads(struct __test_metadata *_metadata, uint32_t rate)
 
 TEST(short_threads_sampled)
 {
-	short_threads(_metadata, RATE_TICK);
+	short_threads(_metadata, RATE_TICK, SCHED_OTHER);
 }
 
 TEST(short_threads_sampled_timer_clock)
 {
-	short_threads(_metadata, RATE_TIMER);
+	short_threads(_metadata, RATE_TIMER, SCHED_OTHER);
+}
+
+TEST(short_rt_threads_sampled)
+{
+	short_threads(_metadata, RATE_TICK, SCHED_FIFO);
+}
+
+TEST(short_deadline_threads_sampled)
+{
+	short_threads(_metadata, RATE_TICK, SCHED_DEADLINE);
 }
 
 #define EXEC_ADDR	((void *)0x5e0000000000UL)
