@@ -30,6 +30,7 @@
 #include "profile_report.h"
 #include "report.h"
 #include "symbols.h"
+#include "cli_test.h"
 
 #define SYM UNIT_OUT "/cli_sym_target"
 #define SO UNIT_OUT "/cli_so_target.so"
@@ -38,25 +39,10 @@
 
 typedef Perftools__Profiles__Profile pb_profile;
 
-static uint64_t func_addr(const char *path, const char *name)
+/* A 4-byte bin inside function @name of @path. */
+static uint64_t bin_of(const char *path, const char *name)
 {
-	const struct sym_func *f;
-	struct symtab *st;
-	char e[256];
-	size_t n, i;
-	uint64_t a = 0;
-
-	st = symtab_open(path, e, sizeof(e));
-	if (!st)
-		fail_msg("%s: %s", path, e);
-	f = symtab_funcs(st, &n);
-	for (i = 0; i < n; i++)
-		if (!strcmp(f[i].name, name))
-			a = f[i].addr;
-	symtab_close(st);
-	if (!a)
-		fail_msg("%s: no %s", path, name);
-	return (a + 3) & ~3ULL;		/* a 4-byte bin inside it */
+	return (cli_test_func_addr(path, name) + 3) & ~3ULL;
 }
 
 /*
@@ -69,8 +55,8 @@ static void build(struct profile *p)
 {
 	const uint64_t b10[1] = { 10 }, b2[2] = { 2, 0 }, b5[2] = { 5, 0 };
 	const uint64_t b13[4] = { 1, 0, 3, 0 };
-	uint64_t alpha = func_addr(SYM, "target_alpha");
-	uint64_t work = func_addr(SO, "so_work");
+	uint64_t alpha = bin_of(SYM, "target_alpha");
+	uint64_t work = bin_of(SO, "so_work");
 	struct profile_count *c;
 
 	memset(p, 0, sizeof(*p));
@@ -114,12 +100,6 @@ static char *export_str(const struct profile *p, enum render_format fmt,
 	return buf;
 }
 
-static void has(const char *text, const char *s)
-{
-	if (!strstr(text, s))
-		fail_msg("no \"%s\" in:\n%s", s, text);
-}
-
 /* The sum of the counts ending the lines of @s; keys in order, once. */
 static uint64_t folded_sum(const char *s)
 {
@@ -150,19 +130,19 @@ static void test_folded(void **state)
 	(void)state;
 	build(&p);
 	s = export_str(&p, RENDER_FOLDED, false, NULL);
-	has(s, SYM ";target_alpha;" UNIT_SRC "/cli_sym_target.c:");
-	has(s, SYM ";[unknown] 2\n");
-	has(s, SO ";so_work;" UNIT_SRC "/cli_so_target.c:");
-	has(s, SO ";" PROFILE_UNCOVERED_ROW " 3\n");
+	cli_test_has(s, SYM ";target_alpha;" UNIT_SRC "/cli_sym_target.c:");
+	cli_test_has(s, SYM ";[unknown] 2\n");
+	cli_test_has(s, SO ";so_work;" UNIT_SRC "/cli_so_target.c:");
+	cli_test_has(s, SO ";" PROFILE_UNCOVERED_ROW " 3\n");
 	/* Two bins of one key summed; ';' of a name is not a frame. */
-	has(s, "/nonexistent/lib_gone.so;[unknown] 4\n");
+	cli_test_has(s, "/nonexistent/lib_gone.so;[unknown] 4\n");
 	assert_int_equal(folded_sum(s), 24);
 	free(s);
 
 	s = export_str(&p, RENDER_FOLDED, true, NULL);
-	has(s, "sym-100;" SYM ";[unknown] 2\n");
-	has(s, "sym-100;" SO ";" PROFILE_UNCOVERED_ROW " 3\n");
-	has(s, "so user-101;" SO ";so_work;");
+	cli_test_has(s, "sym-100;" SYM ";[unknown] 2\n");
+	cli_test_has(s, "sym-100;" SO ";" PROFILE_UNCOVERED_ROW " 3\n");
+	cli_test_has(s, "so user-101;" SO ";so_work;");
 	assert_int_equal(folded_sum(s), 24);
 	free(s);
 	profile_free(&p);
@@ -322,8 +302,8 @@ static void test_pprof(void **state)
 
 static void test_pprof_arcs(void **state)
 {
-	uint64_t alpha = func_addr(SYM, "target_alpha");
-	uint64_t beta = func_addr(SYM, "target_beta");
+	uint64_t alpha = bin_of(SYM, "target_alpha");
+	uint64_t beta = bin_of(SYM, "target_beta");
 	const Perftools__Profiles__Sample *s = NULL;
 	struct profile_count *c;
 	struct profile p;

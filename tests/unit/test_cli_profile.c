@@ -37,8 +37,8 @@
 #include "profile_report.h"
 #include "report.h"
 #include "symbols.h"
+#include "cli_test.h"
 
-int profil_ctl_main(int argc, char **argv);
 
 #define SYM UNIT_OUT "/cli_sym_target"
 #define SO UNIT_OUT "/cli_so_target.so"
@@ -48,27 +48,8 @@ int profil_ctl_main(int argc, char **argv);
 static char dir[] = "/tmp/test_cli_profileXXXXXX";
 static char out[65536], err[16384];
 
-/* The bounds of function @name of @path. */
-static uint64_t func_addr(const char *path, const char *name)
-{
-	const struct sym_func *f;
-	struct symtab *st;
-	char e[256];
-	size_t n, i;
-	uint64_t a = 0;
-
-	st = symtab_open(path, e, sizeof(e));
-	if (!st)
-		fail_msg("%s: %s", path, e);
-	f = symtab_funcs(st, &n);
-	for (i = 0; i < n; i++)
-		if (!strcmp(f[i].name, name))
-			a = f[i].addr;
-	symtab_close(st);
-	if (!a)
-		fail_msg("%s: no %s", path, name);
-	return a;
-}
+/* profil-ctl ARGS... (NULL-terminated) in a child in dir. */
+#define ctl(...) cli_test_run(dir, out, sizeof(out), err, sizeof(err), __VA_ARGS__)
 
 static void add_range(struct profile_count *c, uint64_t low, uint64_t high,
 		      const uint64_t *bins, size_t n)
@@ -91,8 +72,8 @@ static void build(struct profile *p)
 	const uint64_t b10[1] = { 10 }, b2[2] = { 2, 0 }, b5[2] = { 5, 0 };
 	const uint64_t b13[4] = { 1, 0, 3, 0 };
 	/* 4-byte bins inside the functions (gprof's are 2-byte aligned). */
-	uint64_t alpha = (func_addr(SYM, "target_alpha") + 3) & ~3ULL;
-	uint64_t work = (func_addr(SO, "so_work") + 3) & ~3ULL;
+	uint64_t alpha = (cli_test_func_addr(SYM, "target_alpha") + 3) & ~3ULL;
+	uint64_t work = (cli_test_func_addr(SO, "so_work") + 3) & ~3ULL;
 	struct profile_count *c;
 
 	memset(p, 0, sizeof(*p));
@@ -138,12 +119,6 @@ static char *report_str(const struct profile *p, enum render_view view,
 	return buf;
 }
 
-static void has(const char *text, const char *s)
-{
-	if (!strstr(text, s))
-		fail_msg("no \"%s\" in:\n%s", s, text);
-}
-
 /* @a then @b, both in @text. */
 static void before(const char *text, const char *a, const char *b)
 {
@@ -174,22 +149,22 @@ static void test_header(void **state)
 	(void)state;
 	build(&p);
 	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, false, false);
-	has(s, "# user samples               24  (every percentage is of "
+	cli_test_has(s, "# user samples               24  (every percentage is of "
 	    "all user samples)\n");
-	has(s, "# kernel-mode ticks           8  (not charged)\n");
-	has(s, "# outside (no mapping)        1\n");
-	has(s, "# deferred                    1\n");
-	has(s, "# saturated                   2\n");
-	has(s, "# lost                        1\n");
-	has(s, "# lost at exec          unknown\n");
-	has(s, "# missed periods              3\n");
-	has(s, "# ticks                      60\n");
-	has(s, "# rate                      100 Hz\n");
-	has(s, "# CPU time                0.630 s  ((ticks + missed periods) "
+	cli_test_has(s, "# kernel-mode ticks           8  (not charged)\n");
+	cli_test_has(s, "# outside (no mapping)        1\n");
+	cli_test_has(s, "# deferred                    1\n");
+	cli_test_has(s, "# saturated                   2\n");
+	cli_test_has(s, "# lost                        1\n");
+	cli_test_has(s, "# lost at exec          unknown\n");
+	cli_test_has(s, "# missed periods              3\n");
+	cli_test_has(s, "# ticks                      60\n");
+	cli_test_has(s, "# rate                      100 Hz\n");
+	cli_test_has(s, "# CPU time                0.630 s  ((ticks + missed periods) "
 	    "/ rate)\n");
-	has(s, "#        12   50.00  " SYM "\n");
-	has(s, "#         8   33.33  " SO "\n");
-	has(s, "#         4   16.67  " GONE "\n");
+	cli_test_has(s, "#        12   50.00  " SYM "\n");
+	cli_test_has(s, "#         8   33.33  " SO "\n");
+	cli_test_has(s, "#         4   16.67  " GONE "\n");
 	/* The header first, then the objects by samples. */
 	before(s, "# user samples", "== " SYM);
 	before(s, "== " SYM ": 12 samples, 50.00% ==", "== " SO);
@@ -201,10 +176,10 @@ static void test_header(void **state)
 	profile_acct_unknown(&p.acct);
 	p.rate = 0;
 	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, false, false);
-	has(s, "# kernel-mode ticks     unknown");
-	has(s, "# ticks                 unknown\n");
-	has(s, "# rate                  unknown\n");
-	has(s, "# CPU time              unknown\n");
+	cli_test_has(s, "# kernel-mode ticks     unknown");
+	cli_test_has(s, "# ticks                 unknown\n");
+	cli_test_has(s, "# rate                  unknown\n");
+	cli_test_has(s, "# CPU time              unknown\n");
 	free(s);
 	profile_free(&p);
 }
@@ -218,23 +193,23 @@ static void test_objects(void **state)
 	build(&p);
 	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, false, false);
 	/* Percentages of all 24 samples, in each object's table. */
-	has(s, "       10  41.67     0.100  target_alpha");
+	cli_test_has(s, "       10  41.67     0.100  target_alpha");
 	assert_true(row_count(s, "== " SYM, "[unknown]") == 2);
 	assert_true(row_count(s, "== " SO, "so_work") == 5);
 	assert_true(row_count(s, "== " SO, PROFILE_UNCOVERED_ROW) == 3);
-	has(s, "        8  33.33     0.080  total");
+	cli_test_has(s, "        8  33.33     0.080  total");
 	/* The changed file and the missing one: notes, never a failure. */
-	has(s, "# note: the file has build-id ");
-	has(s, "the profile recorded " WRONG_ID ": symbols may be wrong\n");
-	has(s, "# note: no symbols: " GONE ": ");
+	cli_test_has(s, "# note: the file has build-id ");
+	cli_test_has(s, "the profile recorded " WRONG_ID ": symbols may be wrong\n");
+	cli_test_has(s, "# note: no symbols: " GONE ": ");
 	assert_true(row_count(s, "== " GONE, "  [unknown]\n") == 4);
 	before(s, "== " GONE, "  16.67     0.040  [unknown]");
 	free(s);
 
 	/* -v: the [unknown] samples' ranges, per object. */
 	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, false, true);
-	has(s, "0000000000001000 ");
-	has(s, "0000000000000100 ");
+	cli_test_has(s, "0000000000001000 ");
+	cli_test_has(s, "0000000000000100 ");
 	free(s);
 	profile_free(&p);
 }
@@ -247,11 +222,11 @@ static void test_per_process(void **state)
 	(void)state;
 	build(&p);
 	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, true, false);
-	has(s, "#        15   62.50  100     sym              " SYM "\n");
-	has(s, "#         9   37.50  101     so user          -\n");
+	cli_test_has(s, "#        15   62.50  100     sym              " SYM "\n");
+	cli_test_has(s, "#         9   37.50  101     so user          -\n");
 	before(s, "==== pid 100 (sym), " SYM ": 15 samples, 62.50% ====",
 	       "==== pid 101 (so user): 9 samples, 37.50% ====");
-	has(s, "# ticks 20, kernel-mode 3, outside 0, deferred 1, saturated "
+	cli_test_has(s, "# ticks 20, kernel-mode 3, outside 0, deferred 1, saturated "
 	    "2, lost 1, lost at exec unknown, missed 1\n");
 	/* pid 100: its program, then its 3 uncovered samples of SO. */
 	before(s, "==== pid 100", "== " SYM ": 12 samples, 50.00% ==");
@@ -279,8 +254,8 @@ static void test_views(void **state)
 	before(s, "== " SO, "so_work+0");
 	before(s, "== " GONE, "0000000000001000 0000000000001004         1"
 	       "  [unknown]\n");
-	has(s, "0000000000001008 000000000000100c         3  [unknown]\n");
-	has(s, "         3  " PROFILE_UNCOVERED_ROW "\n");
+	cli_test_has(s, "0000000000001008 000000000000100c         3  [unknown]\n");
+	cli_test_has(s, "         3  " PROFILE_UNCOVERED_ROW "\n");
 	free(s);
 	s = report_str(&p, RENDER_LINES, RENDER_TEXT, false, false);
 	before(s, "== " SYM, "cli_sym_target.c:");
@@ -407,7 +382,7 @@ static void test_csv(void **state)
 			       false);
 		/* The totals header as comments, then one table. */
 		assert_true(!strncmp(s, "# user samples", 14));
-		has(s, "# note: " GONE ": no symbols");
+		cli_test_has(s, "# note: " GONE ": no symbols");
 		hdr = strstr(s, cols[v]);
 		if (!hdr)
 			fail_msg("no header %s in:\n%s", cols[v], s);
@@ -422,14 +397,14 @@ static void test_csv(void **state)
 		free(s);
 	}
 	s = report_str(&p, RENDER_FUNCS, RENDER_CSV, true, false);
-	has(s, "\n100,sym," SYM ",,target_alpha,0x");
-	has(s, "\n100,sym," SYM ",,[unknown],,,2,8.3333,0.020000,0\n");
-	has(s, "\n100,sym," SO "," WRONG_ID "," PROFILE_UNCOVERED_ROW
+	cli_test_has(s, "\n100,sym," SYM ",,target_alpha,0x");
+	cli_test_has(s, "\n100,sym," SYM ",,[unknown],,,2,8.3333,0.020000,0\n");
+	cli_test_has(s, "\n100,sym," SO "," WRONG_ID "," PROFILE_UNCOVERED_ROW
 	    ",,,3,12.5000,0.030000,0\n");
-	has(s, "\n101,so user," GONE ",,[unknown],,,4,16.6667,0.040000,0\n");
+	cli_test_has(s, "\n101,so user," GONE ",,[unknown],,,4,16.6667,0.040000,0\n");
 	free(s);
 	s = report_str(&p, RENDER_FUNCS, RENDER_CSV, false, false);
-	has(s, "\n,," SO "," WRONG_ID ",so_work,0x");
+	cli_test_has(s, "\n,," SO "," WRONG_ID ",so_work,0x");
 	free(s);
 	profile_free(&p);
 }
@@ -481,14 +456,14 @@ static void test_save_load(void **state)
 	build_odd(&p);
 	a = save_str(&p);
 	assert_true(!strncmp(a, "profil-ctl-profile 1\nrate 100\n", 30));
-	has(a, "\nobject 3 ABCDEF12 \"/tmp/a%20b/%22q%22%25/l%C3%A9.so\"\n");
-	has(a, "\nprocess 2 102 0 \"\" \"-\" ");
-	has(a, "\nprocess 3 103 0 \"-\" \"%09\" - - - - - - - -\n");
-	has(a, "\nprocess 1 101 100 \"so%20user\" - 20 1 3 0 1 2 1 -\n");
-	has(a, "\ncount * 3 1 1\nrange 0xffffffffffff0000 0xffffffffffffff00 "
+	cli_test_has(a, "\nobject 3 ABCDEF12 \"/tmp/a%20b/%22q%22%25/l%C3%A9.so\"\n");
+	cli_test_has(a, "\nprocess 2 102 0 \"\" \"-\" ");
+	cli_test_has(a, "\nprocess 3 103 0 \"-\" \"%09\" - - - - - - - -\n");
+	cli_test_has(a, "\nprocess 1 101 100 \"so%20user\" - 20 1 3 0 1 2 1 -\n");
+	cli_test_has(a, "\ncount * 3 1 1\nrange 0xffffffffffff0000 0xffffffffffffff00 "
 	    "3 2\nbin 1 7\nbin 2 18446744073709551614\n");
-	has(a, "\ncount 1 2 0 1\nrange 0x1000 0x1010 4 2\nbin 0 1\nbin 2 3\n");
-	has(a, "\ncount 3 0 18446744073709551615 0\n");
+	cli_test_has(a, "\ncount 1 2 0 1\nrange 0x1000 0x1010 4 2\nbin 0 1\nbin 2 3\n");
+	cli_test_has(a, "\ncount 3 0 18446744073709551615 0\n");
 	assert_int_equal(load_str(a, strlen(a), &q, e, sizeof(e)), 0);
 	b = save_str(&q);
 	assert_string_equal(a, b);
@@ -630,18 +605,18 @@ static void test_malformed(void **state)
 			     "0\nend\n", (int)(strstr(mini, "counts") - mini),
 			     mini) > 0);
 	assert_int_equal(load_str(t, strlen(t), &p, e, sizeof(e)), -1);
-	has(e, "line 11: count 0 0: counts go up by process, then object");
+	cli_test_has(e, "line 11: count 0 0: counts go up by process, then object");
 	free(t);
 	/* Bins going down. */
 	t = with_line(mini, 11, "range 0x1000 0x1010 4 2\nbin 3 1\nbin 1 1");
 	assert_int_equal(load_str(t, strlen(t), &p, e, sizeof(e)), -1);
-	has(e, "line 13: bin 1: not in [4, 4)");
+	cli_test_has(e, "line 13: bin 1: not in [4, 4)");
 	free(t);
 	/* Overlapping ranges. */
 	t = with_line(mini, 10, "count 0 0 0 2\nrange 0x1000 0x1010 4 0\n"
 		      "range 0x1008 0x1010 2 0");
 	assert_int_equal(load_str(t, strlen(t), &p, e, sizeof(e)), -1);
-	has(e, "line 12: range 0x1008-0x1010: empty, or not above");
+	cli_test_has(e, "line 12: range 0x1008-0x1010: empty, or not above");
 	free(t);
 	/* Every proper prefix fails, with a line number; never a crash. */
 	for (n = 0; n < strlen(mini); n++) {
@@ -653,7 +628,7 @@ static void test_malformed(void **state)
 	/* gzip's magic, then garbage. */
 	assert_int_equal(load_str("\x1f\x8bxxxxxxxxxxxx", 14, &p, e,
 				  sizeof(e)), -1);
-	has(e, "gzip: ");
+	cli_test_has(e, "gzip: ");
 }
 
 /* Random single-byte changes of a real saved profile: no crash. */
@@ -730,52 +705,15 @@ static void test_gmon(void **state)
 			    base), 0);
 	/* gprof reads the program's and the library's. */
 	s = gprof(SYM, base);
-	has(s, " 83.33      0.10     0.10                             "
+	cli_test_has(s, " 83.33      0.10     0.10                             "
 	    "target_alpha");
 	free(s);
 	snprintf(base + strlen(base), sizeof(base) - strlen(base),
 		 ".cli_so_target.so");
 	s = gprof(SO, base);
-	has(s, "100.00      0.05     0.05                             so_work");
+	cli_test_has(s, "100.00      0.05     0.05                             so_work");
 	free(s);
 	profile_free(&p);
-}
-
-/* Runs profil-ctl ARGS... in a child in @dir; returns its exit code. */
-static int ctl(const char *arg0, ...)
-{
-	char *argv[16] = { "profil-ctl" };
-	int argc = 1, st, fo, fe;
-	const char *a;
-	va_list ap;
-	pid_t pid;
-
-	va_start(ap, arg0);
-	for (a = arg0; a; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	fo = open(dir, O_TMPFILE | O_RDWR, 0600);
-	fe = open(dir, O_TMPFILE | O_RDWR, 0600);
-	assert_true(fo >= 0 && fe >= 0);
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		if (chdir(dir) || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
-			_exit(99);
-		st = profil_ctl_main(argc, argv);
-		fflush(NULL);
-		_exit(st);
-	}
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	memset(out, 0, sizeof(out));
-	memset(err, 0, sizeof(err));
-	assert_true(pread(fo, out, sizeof(out) - 1, 0) >= 0);
-	assert_true(pread(fe, err, sizeof(err) - 1, 0) >= 0);
-	close(fo);
-	close(fe);
-	return WEXITSTATUS(st);
 }
 
 static void expect(int code, int want, const char *buf, const char *msg)

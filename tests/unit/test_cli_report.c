@@ -25,8 +25,8 @@
 #include "profil.h"
 #include "ctl.h"
 #include "gmon_read.h"
+#include "cli_test.h"
 
-int profil_ctl_main(int argc, char **argv);
 
 #define TARGET UNIT_OUT "/cli_sym_target"
 #define BOUNDS UNIT_OUT "/cli_bounds_target"
@@ -37,6 +37,9 @@ static char good[64], bad[64], out_path[64], bounds[64];
 static char bounds2[64], bounds_rate[64], bounds_shifted[64];
 static unsigned long long bounds_base;
 static char out[16384], err[16384];
+
+/* profil-ctl ARGS... (NULL-terminated) in a child in dir. */
+#define ctl(...) cli_test_run(dir, out, sizeof(out), err, sizeof(err), __VA_ARGS__)
 
 /*
  * A gmon.out over cli_bounds_target's hand-made functions (see that
@@ -151,52 +154,6 @@ static int teardown(void **state)
 {
 	(void)state;
 	return nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-}
-
-static void slurp(int fd, char *buf, size_t len)
-{
-	ssize_t n;
-	size_t have = 0;
-
-	lseek(fd, 0, SEEK_SET);
-	while (have + 1 < len && (n = read(fd, buf + have,
-					   len - 1 - have)) > 0)
-		have += (size_t)n;
-	buf[have] = '\0';
-	close(fd);
-}
-
-/* Runs profil-ctl ARGS... in a child in @dir; returns its exit code. */
-static int ctl(const char *arg0, ...)
-{
-	char *argv[16] = { "profil-ctl" };
-	int argc = 1, st, fo, fe;
-	const char *a;
-	va_list ap;
-	pid_t pid;
-
-	va_start(ap, arg0);
-	for (a = arg0; a; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	fo = open(dir, O_TMPFILE | O_RDWR, 0600);
-	fe = open(dir, O_TMPFILE | O_RDWR, 0600);
-	assert_true(fo >= 0 && fe >= 0);
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		if (chdir(dir) || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
-			_exit(99);
-		st = profil_ctl_main(argc, argv);
-		fflush(NULL);
-		_exit(st);
-	}
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	slurp(fo, out, sizeof(out));
-	slurp(fe, err, sizeof(err));
-	return WEXITSTATUS(st);
 }
 
 static void expect(int code, int want, const char *buf, const char *msg)
