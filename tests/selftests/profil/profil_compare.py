@@ -9,7 +9,8 @@ Each case runs its program twice under
 and prints, as "# " lines: each object's share of all user samples for
 the three runs; inside every object with at least 10 % of the samples,
 the total-variation distance between the function shares (one key for
-all of an object's unresolved samples, on both sides); and, for a
+all of an object's unresolved samples, and one for all its PLT stubs,
+on both sides); and, for a
 pipeline, each program's share (by comm). Then one TAP result per
 target (Documentation/profil-ctl.rst, "Accuracy against perf"):
 
@@ -43,6 +44,7 @@ from collections import Counter, defaultdict
 
 HERE = os.path.dirname(os.path.realpath(__file__))
 UNKNOWN = "[unknown]"
+PLT = "[plt stubs]"
 KSFT_SKIP = 4
 
 
@@ -128,13 +130,18 @@ class Profile:
         return self.by(lambda k: k[0])
 
     def functions(self, obj, plt=True):
-        """@obj's samples by function, aliases merged; without @plt,
-        samples in PLT entries count as unresolved."""
+        """@obj's samples by function, aliases merged, its PLT stubs as
+        one key; without @plt, samples in PLT stubs count as unresolved.
+
+        One key, because perf 6.1 cannot name them stub by stub: it
+        names stub i after .rela.plt entry i, which is not the stub's
+        own entry once IRELATIVE ones are mixed in (libc.so.6), and an
+        IRELATIVE stub (libc calling its own strlen) "@plt"."""
         c, al = Counter(), aliases(obj) if os.path.exists(obj) else {}
         for (comm, o, f), n in self.counts.items():
             if o == obj:
-                if not plt and f.endswith("@plt"):
-                    f = UNKNOWN
+                if f.endswith("@plt"):
+                    f = PLT if plt else UNKNOWN
                 c[al.get(f, f)] += n
         return c
 
