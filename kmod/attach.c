@@ -47,23 +47,6 @@ struct profil_attach *profil_attach_alloc(void)
 }
 
 /*
- * task_work on a thread back from clone: the next child's record. If the
- * allocation fails, the next clone goes unprofiled and queues another try.
- */
-void profil_attach_refill(struct callback_head *head)
-{
-	struct profil_thread *t =
-		container_of(head, struct profil_thread, refill_work);
-	struct profil_attach *a = profil_attach_alloc();
-
-	t->refill_queued = false;
-	if (a)
-		kfree(xchg(&t->spare, a));
-	kref_put(&t->ref, profil_thread_release);
-	module_put(THIS_MODULE);
-}
-
-/*
  * Take references on the threads of @leader's process, up to @max.
  * Return: how many there are, which may exceed @max.
  */
@@ -116,6 +99,31 @@ static int profil_session_attach_pass(struct profil_session *s,
 		put_task_struct(tasks[i]);
 	kvfree(tasks);
 	return err;
+}
+
+/*
+ * task_work on a thread back from clone: the next child's record. If the
+ * allocation fails, the next clone goes unprofiled and queues another try.
+ * A thread cloned without a record (several in one system call) is found
+ * by a pass over the thread list, as a start finds them.
+ */
+void profil_attach_refill(struct callback_head *head)
+{
+	struct profil_thread *t =
+		container_of(head, struct profil_thread, refill_work);
+	struct profil_attach *a = profil_attach_alloc();
+
+	t->refill_queued = false;
+	if (a)
+		kfree(xchg(&t->spare, a));
+	if (t->clone_missed) {
+		t->clone_missed = false;
+		if (profil_session_attach_pass(t->session, current))
+			pr_debug("process %d: a clone not profiled\n",
+				 current->tgid);
+	}
+	kref_put(&t->ref, profil_thread_release);
+	module_put(THIS_MODULE);
 }
 
 /*
@@ -269,8 +277,12 @@ static void profil_attach_queue(struct profil_session *s,
 
 	profil_attach_refill_queue(t);
 	if (!a) {
-		pr_debug("process %d: no record for the clone %d\n",
-			 current->tgid, child->pid);
+		/* A thread joins through the refill's pass over the list. */
+		if (thread)
+			t->clone_missed = true;
+		else
+			pr_debug("process %d: no record for the clone %d\n",
+				 current->tgid, child->pid);
 		return;
 	}
 	if (thread) {
@@ -318,7 +330,8 @@ err_restore:
  * not profiled. Nothing is allocated here: the record the child needs was
  * made ahead for its parent.
  *
- * Context: the sched_process_fork tracepoint, preemption disabled.
+ * Context: the sched_process_fork tracepoint, or task_newtask for an
+ * io_uring worker, preemption disabled.
  */
 void profil_session_fork(struct task_struct *parent, struct task_struct *child)
 {

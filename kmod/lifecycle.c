@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The scheduler tracepoints profil hooks: fork, exec and exit for the
- * process lifecycle, and sched_stat_runtime for the scheduler-tick clock.
+ * The scheduler tracepoints profil hooks: fork (and task_newtask for
+ * io_uring's workers), exec and exit for the process lifecycle, and
+ * sched_stat_runtime for the scheduler-tick clock.
  *
  * fork keeps profiling on in parent and child, exec turns it off, and exit
  * forgets the session. The probes run with preemption disabled.
@@ -26,6 +27,20 @@ static void profil_probe_fork(void *data, struct task_struct *parent,
 	profil_session_fork(parent, child);
 }
 
+/*
+ * io_uring's workers (PF_IO_WORKER) are threads of the process, made by
+ * create_io_thread() with copy_process() alone: sched_process_fork never
+ * fires for them. task_newtask fires for every new task, late in
+ * copy_process() with the child in its thread group, as sched_process_fork
+ * would; only the workers are taken here, the rest joins there.
+ */
+static void profil_probe_newtask(void *data, struct task_struct *task,
+				 unsigned long clone_flags)
+{
+	if (task->flags & PF_IO_WORKER)
+		profil_session_fork(current, task);
+}
+
 static void profil_probe_exec(void *data, struct task_struct *task,
 			      pid_t old_pid, struct linux_binprm *bprm)
 {
@@ -40,7 +55,7 @@ static void profil_probe_exit(void *data, struct task_struct *task)
 }
 
 /* The lifecycle probes stay registered while the module is loaded. */
-#define PROFIL_LIFECYCLE_PROBES 3
+#define PROFIL_LIFECYCLE_PROBES 4
 
 static struct profil_probe {
 	const char *name;
@@ -48,6 +63,7 @@ static struct profil_probe {
 	struct tracepoint *tp;
 } profil_probes[] = {
 	{ .name = "sched_process_fork", .func = profil_probe_fork },
+	{ .name = "task_newtask", .func = profil_probe_newtask },
 	{ .name = "sched_process_exec", .func = profil_probe_exec },
 	{ .name = "sched_process_exit", .func = profil_probe_exit },
 	/* Registered only while a session uses the scheduler-tick clock. */

@@ -174,6 +174,9 @@ struct profil_pending {
  *	@refill_work
  * @refill_work: allocates the next @spare as @task returns from clone
  * @refill_queued: @refill_work is queued; only @task touches it
+ * @clone_missed: a thread @task cloned found no @spare (io_uring makes
+ *	several workers in one system call): @refill_work attaches it with a
+ *	pass over the thread list; only @task touches it
  * @ref: the session list, a queued @twork, @period_work and @refill_work
  *	each hold one
  * @rcu: deferred free, the thread table is read locklessly
@@ -199,6 +202,7 @@ struct profil_thread {
 	struct profil_attach *spare;
 	struct callback_head refill_work;
 	bool refill_queued;
+	bool clone_missed;
 	struct kref ref;
 	struct rcu_head rcu;
 };

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/io_uring.h>
 #include <linux/sched.h>
 
 #include "kselftest_harness.h"
@@ -984,6 +985,166 @@ TEST(short_rt_threads_sampled)
 TEST(short_deadline_threads_sampled)
 {
 	short_threads(_metadata, RATE_TICK, SCHED_DEADLINE);
+}
+
+/*
+ * A minimal io_uring, raw system calls: reads from /dev/zero forced to
+ * io-wq (IOSQE_ASYNC), whose workers (PF_IO_WORKER threads of this
+ * process, made by create_io_thread()) spend the CPU time copying.
+ */
+struct zero_ring {
+	int fd, zero;
+	void *ring, *sqes_map;
+	size_t ring_len, sqes_len;
+	unsigned int *sq_tail, *sq_mask, *sq_array, *cq_head, *cq_tail,
+		*cq_mask;
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqes;
+};
+
+static int zero_ring_open(struct zero_ring *r, unsigned int entries)
+{
+	struct io_uring_params p = { 0 };
+	size_t sq_len, cq_len;
+	char *ring;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = syscall(__NR_io_uring_setup, entries, &p);
+	if (r->fd < 0)
+		return -errno;
+	if (!(p.features & IORING_FEAT_SINGLE_MMAP))
+		return -EOPNOTSUPP;
+	sq_len = p.sq_off.array + p.sq_entries * sizeof(unsigned int);
+	cq_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	r->ring_len = sq_len > cq_len ? sq_len : cq_len;
+	r->sqes_len = p.sq_entries * sizeof(struct io_uring_sqe);
+	r->ring = mmap(NULL, r->ring_len, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_POPULATE, r->fd, IORING_OFF_SQ_RING);
+	r->sqes_map = mmap(NULL, r->sqes_len, PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_POPULATE, r->fd, IORING_OFF_SQES);
+	r->zero = open("/dev/zero", O_RDONLY);
+	if (r->ring == MAP_FAILED || r->sqes_map == MAP_FAILED || r->zero < 0)
+		return -errno;
+	ring = r->ring;
+	r->sq_tail = (unsigned int *)(ring + p.sq_off.tail);
+	r->sq_mask = (unsigned int *)(ring + p.sq_off.ring_mask);
+	r->sq_array = (unsigned int *)(ring + p.sq_off.array);
+	r->cq_head = (unsigned int *)(ring + p.cq_off.head);
+	r->cq_tail = (unsigned int *)(ring + p.cq_off.tail);
+	r->cq_mask = (unsigned int *)(ring + p.cq_off.ring_mask);
+	r->cqes = (struct io_uring_cqe *)(ring + p.cq_off.cqes);
+	r->sqes = r->sqes_map;
+	return 0;
+}
+
+/* @n reads of @len bytes into @buf, on io-wq; 0 when all completed. */
+static int zero_ring_reads(struct zero_ring *r, unsigned int n, void *buf,
+			   unsigned int len)
+{
+	unsigned int tail = *r->sq_tail, head, i, idx;
+	struct io_uring_sqe *sqe;
+	int bad = 0;
+
+	for (i = 0; i < n; i++, tail++) {
+		idx = tail & *r->sq_mask;
+		sqe = &r->sqes[idx];
+		memset(sqe, 0, sizeof(*sqe));
+		sqe->opcode = IORING_OP_READ;
+		sqe->flags = IOSQE_ASYNC;
+		sqe->fd = r->zero;
+		sqe->addr = (uintptr_t)buf;
+		sqe->len = len;
+		r->sq_array[idx] = idx;
+	}
+	__atomic_store_n(r->sq_tail, tail, __ATOMIC_RELEASE);
+	if (syscall(__NR_io_uring_enter, r->fd, n, n, IORING_ENTER_GETEVENTS,
+		    NULL, 0) != n)
+		return -errno;
+	head = *r->cq_head;
+	tail = __atomic_load_n(r->cq_tail, __ATOMIC_ACQUIRE);
+	for (; head != tail; head++)
+		bad |= r->cqes[head & *r->cq_mask].res != (int)len;
+	__atomic_store_n(r->cq_head, head, __ATOMIC_RELEASE);
+	return bad ? -EIO : 0;
+}
+
+static void zero_ring_close(struct zero_ring *r)
+{
+	if (r->ring && r->ring != MAP_FAILED)
+		munmap(r->ring, r->ring_len);
+	if (r->sqes_map && r->sqes_map != MAP_FAILED)
+		munmap(r->sqes_map, r->sqes_len);
+	if (r->zero > 0)
+		close(r->zero);
+	if (r->fd > 0)
+		close(r->fd);
+}
+
+/*
+ * io_uring's workers are threads of the process, so their CPU time is
+ * sampled: all of it kernel time, SYSTEM_DROPPED by default. They are made
+ * by create_io_thread(), which skips sched_process_fork; the module
+ * attaches them from task_newtask. Made after the start here, by the
+ * first reads; they attach when their work loop first runs task_work, so
+ * the reads come in rounds. Without the attach the ticks follow only the
+ * submitting thread's CPU time: a few percent of the process's.
+ */
+static void io_uring_workers(struct __test_metadata *_metadata, uint32_t rate)
+{
+	const unsigned int len = 1 << 20;
+	struct zero_ring r;
+	struct pnl_start req;
+	struct pnl_status st;
+	uint16_t counters[64];
+	double cpu, start;
+	struct pnl nl;
+	int rounds = 0;
+	void *buf;
+	int err;
+
+	buf = malloc(len);
+	ASSERT_NE(NULL, buf);
+	err = zero_ring_open(&r, 8);
+	if (err) {
+		zero_ring_close(&r);
+		free(buf);
+		SKIP(return, "io_uring: %s", strerror(-err));
+	}
+	ASSERT_EQ(0, pnl_open(&nl));
+	req = (struct pnl_start) {
+		.buf = (uintptr_t)counters, .bufsiz = sizeof(counters),
+		.offset = 0, .scale = 2, .rate = rate,
+	};
+	ASSERT_EQ(0, pnl_start(&nl, &req));
+	start = process_cpu();
+	while (process_cpu() - start < 1.0 && rounds < 20000) {
+		ASSERT_EQ(0, zero_ring_reads(&r, 8, buf, len));
+		rounds++;
+	}
+	ASSERT_EQ(0, pnl_stop(&nl, 0));
+	cpu = process_cpu() - start;
+	ASSERT_EQ(0, pnl_get(&nl, 0, &st));
+	printf("# %u Hz: %llu ticks (%llu in the kernel) for %.3f s of CPU, %d rounds of 8 reads of 1 MiB\n",
+	       rate, (unsigned long long)st.stats[PROFIL_STAT_TICKS],
+	       (unsigned long long)st.stats[PROFIL_STAT_SYSTEM_DROPPED], cpu,
+	       rounds);
+	fflush(stdout);	/* the harness's child ends in _exit() */
+	/* The workers' first round and their start are not sampled. */
+	EXPECT_GT(st.stats[PROFIL_STAT_SYSTEM_DROPPED], cpu * rate * 0.4);
+	EXPECT_EQ(st.stats[PROFIL_STAT_TICKS], pnl_accounted(&st));
+	zero_ring_close(&r);
+	free(buf);
+	pnl_close(&nl);
+}
+
+TEST(io_uring_workers_sampled)
+{
+	io_uring_workers(_metadata, RATE_TICK);
+}
+
+TEST(io_uring_workers_sampled_timer_clock)
+{
+	io_uring_workers(_metadata, RATE_TIMER);
 }
 
 #define EXEC_ADDR	((void *)0x5e0000000000UL)
