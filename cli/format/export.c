@@ -69,33 +69,6 @@ static int run(FILE *out, const struct profile *p,
 	return ret;
 }
 
-/* The symbols of object @i of @p, or NULL with a note on stderr. */
-static struct symtab *open_object(const struct profile *p, size_t i,
-				  const char *cmd)
-{
-	const struct profile_object *ob = &p->objects[i];
-	const char *file = ob->symfile ? ob->symfile : ob->path;
-	struct symtab *st;
-	char err[400], id[256];
-
-	if (!ob->symfile && file[0] == '[') {
-		ctl_errorf(cmd, "note: %s: no file to read its symbols from: "
-			   "addresses only", ob->path);
-		return NULL;
-	}
-	st = symtab_open(file, err, sizeof(err));
-	if (!st) {
-		ctl_errorf(cmd, "note: %s: no symbols: %s: %s", ob->path, file,
-			   err);
-		return NULL;
-	}
-	if (ob->build_id && (symtab_build_id(st, id, sizeof(id)) ||
-			     strcmp(id, ob->build_id)))
-		ctl_errorf(cmd, "note: %s: the build-id is not the recorded "
-			   "%s: symbols may be wrong", file, ob->build_id);
-	return st;
-}
-
 int export_profile(FILE *out, const struct profile *p,
 		   const struct report_opts *o, bool per_process,
 		   const char *cmd)
@@ -105,25 +78,25 @@ int export_profile(FILE *out, const struct profile *p,
 		.uncovered = PROFILE_UNCOVERED_ROW,
 		.per_process = per_process,
 	};
-	size_t n = p->nobjects ? p->nobjects : 1, i;
-	struct symtab **st = calloc(n, sizeof(*st));
-	struct render_syms *syms = calloc(n, sizeof(*syms));
+	struct profile_syms *objs = profile_syms_open(p, false);
+	struct render_syms *syms;
 	int ret = -1;
+	size_t i;
 
-	if (!st || !syms) {
+	syms = calloc(p->nobjects ? p->nobjects : 1, sizeof(*syms));
+	if (!objs || !syms) {
 		ctl_perror(cmd);
 		goto out;
 	}
 	for (i = 0; i < p->nobjects; i++) {
-		if (profile_object_total(p, i))
-			st[i] = open_object(p, i, cmd);
-		syms_of(&syms[i], st[i]);
+		if (objs[i].note[0])
+			ctl_errorf(cmd, "note: %s: %s", p->objects[i].path,
+				   objs[i].note);
+		syms_of(&syms[i], objs[i].st);
 	}
 	ret = run(out, p, syms, o, &eo, cmd);
 out:
-	for (i = 0; st && i < p->nobjects; i++)
-		symtab_close(st[i]);
-	free(st);
+	profile_syms_close(p, objs);
 	free(syms);
 	return ret;
 }
