@@ -10,6 +10,12 @@
  * and how long the mapping is; stop then unmaps it (the process is
  * seized for that one munmap()). A buffer without the marker is the
  * program's own (profil(), monstartup()) and is never touched.
+ *
+ * profil.ko lets only the tracer of another process (or CAP_SYS_PTRACE
+ * over it) start or stop it or see its buffer's address: start, stop and
+ * show seize it for their requests, so that ptrace, LSMs included, is the
+ * whole rule. status does not: it shows "-" for the addresses it is not
+ * given.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -91,22 +97,31 @@ static int ctl_grab(const char *op, pid_t pid, struct tracer_stop *s)
 
 /*
  * The session of @pid into @st, STOPped first if @stop, over a handle of
- * its own. Return: 0, or -1 after printing why.
+ * its own. With @seize, @pid is seized meanwhile (PTRACE_SEIZE does not
+ * stop it): its tracer may stop it and is told its buffer's address. A seize that fails
+ * is no error: CAP_SYS_PTRACE does without, and the kernel's refusal says
+ * what is missing. PTRACE_DETACH needs a ptrace-stop, hence the interrupt
+ * at the end. Return: 0, or -1 after printing why.
  */
-static int ctl_session_get(const char *op, pid_t pid, bool stop,
+static int ctl_session_get(const char *op, pid_t pid, bool stop, bool seize,
 			   struct profil_status *st, uint64_t *missed)
 {
 	struct profil_handle *h = live_open(op);
+	struct tracer_stop s;
+	bool seized;
 	uint64_t unused;
 	int ret = 0;
 
 	if (!h)
 		return -1;
+	seized = seize && !tracer_seize(pid, 0);
 	if ((stop && profil_session_stop(h, pid) < 0) ||
 	    live_session_get(h, pid, st, missed ? missed : &unused) < 0) {
 		ctl_perror_lib(op);
 		ret = -1;
 	}
+	if (seized && !tracer_interrupt(pid, &s))
+		tracer_resume(pid, &s, false, true);
 	profil_handle_close(h);
 	return ret;
 }
@@ -227,7 +242,7 @@ int cmd_stop(int argc, char **argv)
 				&o);
 	if (err < 0)
 		return live_parse_exit(err);
-	if (ctl_session_get(argv[0], o.pid, true, &st, &missed))
+	if (ctl_session_get(argv[0], o.pid, true, true, &st, &missed))
 		return CTL_EXIT_FAIL;
 	/* The session is STOPped: the counts are final. Save, then unmap. */
 	if (o.output) {
@@ -262,16 +277,39 @@ static void status_text_header(void)
 	       "PENDING", "DISCARDED", "FAULTED");
 }
 
+/*
+ * The kernel leaves a session's addresses (buffer, offset, fault address)
+ * out for a caller that neither traces the process nor has CAP_SYS_PTRACE
+ * over it; a session's buffer is never 0 otherwise.
+ */
+static bool status_has_addrs(const struct profil_status *st)
+{
+	return st->buf != 0;
+}
+
+/* @v in hexadecimal, or "-" without the addresses, into @buf. */
+static const char *status_addr(char *buf, size_t len,
+			       const struct profil_status *st, uint64_t v)
+{
+	if (!status_has_addrs(st))
+		return "-";
+	snprintf(buf, len, "%#" PRIx64, v);
+	return buf;
+}
+
 static void status_text(const struct profil_status *st)
 {
 	const struct profil_stats *s = &st->stats;
+	char buf[24], offset[24];
 
-	printf("%7d %-7s %-7s %5u %#14" PRIx64 " %9" PRIu64 " %#14" PRIx64
+	printf("%7d %-7s %-7s %5u %14s %9" PRIu64 " %14s"
 	       " %6u %#5x %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64
 	       " %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %9" PRIu64 " %7"
 	       PRIu64 "\n", (int)st->pid, NAME_OF(state_names, st->state),
-	       NAME_OF(reason_names, st->reason), st->rate, st->buf,
-	       st->bufsiz, st->offset, st->scale, st->flags, s->ticks,
+	       NAME_OF(reason_names, st->reason), st->rate,
+	       status_addr(buf, sizeof(buf), st, st->buf), st->bufsiz,
+	       status_addr(offset, sizeof(offset), st, st->offset),
+	       st->scale, st->flags, s->ticks,
 	       s->in_range, s->out_of_range, s->system_dropped,
 	       s->system_charged, s->deferred, s->pending, s->discarded,
 	       s->faulted);
@@ -280,14 +318,24 @@ static void status_text(const struct profil_status *st)
 static void status_json(const struct profil_status *st, bool first)
 {
 	const struct profil_stats *s = &st->stats;
+	bool addrs = status_has_addrs(st);
 
 	printf("%s\n  {\"pid\": %d, \"state\": \"%s\", \"reason\": \"%s\", "
-	       "\"rate\": %u, \"buf\": %" PRIu64 ", \"bufsiz\": %" PRIu64
-	       ", \"offset\": %" PRIu64 ", \"scale\": %u, \"flags\": %u, ",
-	       first ? "" : ",", (int)st->pid, NAME_OF(state_names, st->state),
-	       NAME_OF(reason_names, st->reason), st->rate, st->buf,
-	       st->bufsiz, st->offset, st->scale, st->flags);
-	if (st->reason == PROFIL_STOP_FAULT)
+	       "\"rate\": %u, ", first ? "" : ",", (int)st->pid,
+	       NAME_OF(state_names, st->state),
+	       NAME_OF(reason_names, st->reason), st->rate);
+	/* Without the addresses: null, and no fault_addr. */
+	if (addrs)
+		printf("\"buf\": %" PRIu64 ", ", st->buf);
+	else
+		printf("\"buf\": null, ");
+	printf("\"bufsiz\": %" PRIu64 ", ", st->bufsiz);
+	if (addrs)
+		printf("\"offset\": %" PRIu64 ", ", st->offset);
+	else
+		printf("\"offset\": null, ");
+	printf("\"scale\": %u, \"flags\": %u, ", st->scale, st->flags);
+	if (addrs && st->reason == PROFIL_STOP_FAULT)
 		printf("\"fault_addr\": %" PRIu64 ", ", st->fault_addr);
 	printf("\"ticks\": %" PRIu64 ", \"in_range\": %" PRIu64
 	       ", \"out_of_range\": %" PRIu64 ", \"system_dropped\": %" PRIu64
@@ -328,7 +376,7 @@ int cmd_status(int argc, char **argv)
 		return live_parse_exit(err);
 	w.json = o.json;
 	/* One session, or a handle to dump them all. */
-	if (o.pid && ctl_session_get(argv[0], o.pid, false, &st, NULL))
+	if (o.pid && ctl_session_get(argv[0], o.pid, false, false, &st, NULL))
 		return CTL_EXIT_FAIL;
 	if (!o.pid && !(h = live_open(argv[0])))
 		return CTL_EXIT_FAIL;
@@ -361,8 +409,14 @@ int cmd_show(int argc, char **argv)
 	ret = ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_REPORT, &o);
 	if (ret < 0)
 		return live_parse_exit(ret);
-	if (ctl_session_get(argv[0], o.pid, false, &st, &missed))
+	if (ctl_session_get(argv[0], o.pid, false, true, &st, &missed))
 		return CTL_EXIT_FAIL;
+	if (!status_has_addrs(&st)) {
+		ctl_errorf(argv[0], "process %d: the kernel did not tell the "
+			   "buffer's address: tracing the process (ptrace "
+			   "access) or CAP_SYS_PTRACE is needed", (int)o.pid);
+		return CTL_EXIT_FAIL;
+	}
 	if (live_snapshot(argv[0], &st, &hist) < 0) {
 		hist_free(&hist);
 		return CTL_EXIT_FAIL;

@@ -5,11 +5,12 @@
  *
  * Requests run in the sender's process context, so "the caller" is
  * current. Profiling one's own process needs no privilege, as the BSD
- * system call. Status and stop of another process need the access that
- * ptrace's PTRACE_MODE_READ_REALCREDS would grant (perf_event_open's
- * rule); starting another process needs CAP_SYS_PTRACE over it, or to
- * be its tracer. The privileged_only parameter limits starting to
- * CAP_PERFMON or CAP_SYS_ADMIN.
+ * system call. Status of another process needs the access that ptrace's
+ * PTRACE_MODE_READ_REALCREDS would grant (perf_event_open's rule), and
+ * shows its addresses only to its tracer or to CAP_SYS_PTRACE over it;
+ * starting and stopping another process need the same. The
+ * privileged_only parameter limits starting to CAP_PERFMON or
+ * CAP_SYS_ADMIN.
  * The family lives in the initial network namespace only.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -109,6 +110,13 @@ static int profil_nl_check_allowed(struct netlink_ext_ack *extack)
 	return -EPERM;
 }
 
+/* CAP_SYS_PTRACE in @ns; @audit: a denial is recorded, as for a request. */
+static bool profil_ptrace_capable(struct user_namespace *ns, bool audit)
+{
+	return audit ? ns_capable(ns, CAP_SYS_PTRACE) :
+		       ns_capable_noaudit(ns, CAP_SYS_PTRACE);
+}
+
 /*
  * The dumpability half of PTRACE_MODE_READ_REALCREDS, on the process's
  * address space: taken from any thread, since a thread-group leader that
@@ -118,7 +126,7 @@ static int profil_nl_check_allowed(struct netlink_ext_ack *extack)
  * Context: rcu_read_lock() held, which keeps @tcred.
  */
 static bool profil_may_access_mm(struct task_struct *task,
-				 const struct cred *tcred)
+				 const struct cred *tcred, bool audit)
 {
 	struct mm_struct *mm = NULL;
 	struct task_struct *t;
@@ -129,16 +137,20 @@ static bool profil_may_access_mm(struct task_struct *task,
 		mm = t->mm;
 		if (mm)
 			ok = get_dumpable(mm) == SUID_DUMP_USER ||
-			     ns_capable(mm->user_ns, CAP_SYS_PTRACE);
+			     profil_ptrace_capable(mm->user_ns, audit);
 		task_unlock(t);
 		if (mm)
 			return ok;
 	}
-	return ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
+	return profil_ptrace_capable(tcred->user_ns, audit);
 }
 
-/* PTRACE_MODE_READ_REALCREDS without the LSM hook, which is not exported. */
-static bool profil_may_access(struct task_struct *task)
+/*
+ * PTRACE_MODE_READ_REALCREDS without the LSM hook, which is not exported:
+ * enough to read a session's state and counts, not its addresses.
+ * @audit: false for dump entries, which are skipped, not refused.
+ */
+static bool profil_may_access(struct task_struct *task, bool audit)
 {
 	const struct cred *cred = current_cred(), *tcred;
 	bool ok;
@@ -153,7 +165,7 @@ static bool profil_may_access(struct task_struct *task)
 	      gid_eq(cred->gid, tcred->egid) &&
 	      gid_eq(cred->gid, tcred->sgid) &&
 	      gid_eq(cred->gid, tcred->gid)) ||
-	     ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
+	     profil_ptrace_capable(tcred->user_ns, audit);
 	/*
 	 * Dumpability after the credentials, as __ptrace_may_access(): a
 	 * process that drops privileges becomes non-dumpable first. Pairs
@@ -161,21 +173,24 @@ static bool profil_may_access(struct task_struct *task)
 	 */
 	smp_rmb();
 	if (ok)
-		ok = profil_may_access_mm(task, tcred);
+		ok = profil_may_access_mm(task, tcred, audit);
 	rcu_read_unlock();
 	return ok;
 }
 
 /*
- * Starting another process lets the caller add to counters at addresses of
- * its choosing in that process: write access, which an LSM (Yama's
- * ptrace_scope, say) may deny to a same-user ptracer. With no LSM hook
- * available to modules, it takes CAP_SYS_PTRACE over the target, or being
+ * Control of another process: starting it (which adds to counters at
+ * addresses of the caller's choosing in it: write access), stopping it,
+ * listing its regions, and seeing its buffer and fault addresses. ptrace
+ * gates that with PTRACE_MODE_ATTACH, where LSMs (Yama's ptrace_scope,
+ * Landlock, AppArmor, SELinux) add restrictions. With no LSM hook
+ * exported to modules, it takes CAP_SYS_PTRACE over the target, or being
  * its tracer, which ptrace_attach() (or the tracee's PTRACE_TRACEME) let
- * the LSMs approve, and which may write anywhere in its tracee already.
- * Without tasklist_lock the tracer is read racily: see limitations.rst.
+ * the LSMs approve, and which may read and write anywhere in its tracee
+ * already. Without tasklist_lock the tracer is read racily: see
+ * limitations.rst. @audit: false where a denial only withholds addresses.
  */
-static bool profil_may_write(struct task_struct *task)
+static bool profil_may_control(struct task_struct *task, bool audit)
 {
 	struct task_struct *tracer;
 	bool ok;
@@ -185,9 +200,21 @@ static bool profil_may_write(struct task_struct *task)
 	rcu_read_lock();
 	tracer = ptrace_parent(task);
 	ok = (tracer && same_thread_group(tracer, current)) ||
-	     ns_capable(__task_cred(task)->user_ns, CAP_SYS_PTRACE);
+	     profil_ptrace_capable(__task_cred(task)->user_ns, audit);
 	rcu_read_unlock();
 	return ok;
+}
+
+/* Refuse a request that needs profil_may_control() over @task. */
+static int profil_nl_check_control(struct task_struct *task,
+				   const struct nlattr *pid_attr,
+				   struct netlink_ext_ack *extack)
+{
+	if (profil_may_control(task, true))
+		return 0;
+	NL_SET_ERR_MSG_ATTR(extack, pid_attr,
+			    "must trace it or have CAP_SYS_PTRACE");
+	return -EPERM;
 }
 
 /*
@@ -214,7 +241,7 @@ profil_nl_target_attrs(struct nlattr **attrs, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG_ATTR(extack, attr, "no such process");
 		return ERR_PTR(-ESRCH);
 	}
-	if (!profil_may_access(task)) {
+	if (!profil_may_access(task, true)) {
 		put_task_struct(task);
 		NL_SET_ERR_MSG_ATTR(extack, attr,
 				    "no permission to profile this process");
@@ -259,10 +286,13 @@ static int profil_nl_put_stats(struct sk_buff *skb, struct profil_session *s)
 	return 0;
 }
 
-/* @cb: the dump this message is part of, else NULL. */
+/*
+ * @cb: the dump this message is part of, else NULL. @addrs: with BUF,
+ * OFFSET and FAULT_ADDR, for a recipient that passed profil_may_control().
+ */
 static int profil_nl_fill(struct sk_buff *skb, struct profil_session *s,
 			  u32 portid, u32 seq, int flags, u8 cmd,
-			  struct netlink_callback *cb)
+			  struct netlink_callback *cb, bool addrs)
 {
 	struct profil_params p;
 	unsigned long irqflags;
@@ -286,11 +316,12 @@ static int profil_nl_fill(struct sk_buff *skb, struct profil_session *s,
 	if (cb)
 		genl_dump_check_consistent(cb, hdr);
 	if (nla_put_u32(skb, PROFIL_ATTR_PID, pid_vnr(s->tgid)) ||
-	    nla_put_u64_64bit(skb, PROFIL_ATTR_BUF, p.buf, PROFIL_ATTR_PAD) ||
+	    (addrs &&
+	     nla_put_u64_64bit(skb, PROFIL_ATTR_BUF, p.buf, PROFIL_ATTR_PAD)) ||
 	    nla_put_u64_64bit(skb, PROFIL_ATTR_BUFSIZ, p.bufsiz,
 			      PROFIL_ATTR_PAD) ||
-	    nla_put_u64_64bit(skb, PROFIL_ATTR_OFFSET, p.offset,
-			      PROFIL_ATTR_PAD) ||
+	    (addrs && nla_put_u64_64bit(skb, PROFIL_ATTR_OFFSET, p.offset,
+					PROFIL_ATTR_PAD)) ||
 	    nla_put_u32(skb, PROFIL_ATTR_SCALE, p.scale) ||
 	    nla_put_u32(skb, PROFIL_ATTR_RATE, p.rate) ||
 	    nla_put_u32(skb, PROFIL_ATTR_FLAGS, p.flags) ||
@@ -300,7 +331,7 @@ static int profil_nl_fill(struct sk_buff *skb, struct profil_session *s,
 	    nla_put_u32(skb, PROFIL_ATTR_MODE, p.mode) ||
 	    nla_put_u32(skb, PROFIL_ATTR_NR_REGIONS, p.nr_regions))
 		goto nla_put_failure;
-	if (reason == PROFIL_STOP_FAULT &&
+	if (addrs && reason == PROFIL_STOP_FAULT &&
 	    nla_put_u64_64bit(skb, PROFIL_ATTR_FAULT_ADDR, fault_addr,
 			      PROFIL_ATTR_PAD))
 		goto nla_put_failure;
@@ -401,12 +432,9 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 	task = profil_nl_target(info);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
-	if (!profil_may_write(task)) {
-		NL_SET_ERR_MSG_ATTR(extack, attrs[PROFIL_ATTR_PID],
-				    "must trace it or have CAP_SYS_PTRACE");
-		err = -EPERM;
+	err = profil_nl_check_control(task, attrs[PROFIL_ATTR_PID], extack);
+	if (err)
 		goto out;
-	}
 
 	rs = profil_nl_regions(info, &off);
 	err = PTR_ERR_OR_ZERO(rs);
@@ -443,12 +471,10 @@ static int profil_nl_add_regions(struct sk_buff *skb, struct genl_info *info)
 	task = profil_nl_target(info);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
-	err = -EPERM;
-	if (!profil_may_write(task)) {
-		NL_SET_ERR_MSG_ATTR(extack, info->attrs[PROFIL_ATTR_PID],
-				    "must trace it or have CAP_SYS_PTRACE");
+	err = profil_nl_check_control(task, info->attrs[PROFIL_ATTR_PID],
+				      extack);
+	if (err)
 		goto out_put_task;
-	}
 	err = -ENOENT;
 	s = profil_session_find(task_tgid(task));
 	if (!s) {
@@ -466,12 +492,16 @@ out_put_task:
 static int profil_nl_stop(struct sk_buff *skb, struct genl_info *info)
 {
 	struct task_struct *task = profil_nl_target(info);
+	int err;
 
 	if (IS_ERR(task))
 		return PTR_ERR(task);
-	profil_nl_stop_task(task, PROFIL_STOP_REQUEST);
+	err = profil_nl_check_control(task, info->attrs[PROFIL_ATTR_PID],
+				      info->extack);
+	if (!err)
+		profil_nl_stop_task(task, PROFIL_STOP_REQUEST);
 	put_task_struct(task);
-	return 0;
+	return err;
 }
 
 static int profil_nl_get(struct sk_buff *skb, struct genl_info *info)
@@ -479,11 +509,14 @@ static int profil_nl_get(struct sk_buff *skb, struct genl_info *info)
 	struct profil_session *s;
 	struct task_struct *task;
 	struct sk_buff *msg;
+	bool addrs;
 	int err;
 
 	task = profil_nl_target(info);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
+	/* Not a refusal: the reply only leaves the addresses out. */
+	addrs = profil_may_control(task, false);
 	s = profil_session_find(task_tgid(task));
 	put_task_struct(task);
 	if (!s) {
@@ -496,7 +529,7 @@ static int profil_nl_get(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		goto out;
 	err = profil_nl_fill(msg, s, info->snd_portid, info->snd_seq, 0,
-			     PROFIL_CMD_GET, NULL);
+			     PROFIL_CMD_GET, NULL, addrs);
 	if (err) {
 		nlmsg_free(msg);
 		goto out;
@@ -507,14 +540,23 @@ out:
 	return err;
 }
 
-static bool profil_nl_visible(struct profil_session *s)
+/*
+ * Whether a dump lists @s: a process in the caller's PID namespace that
+ * profil_may_access() lets it read; *@addrs: with its addresses. Checks
+ * without audit records, since a session left out is no refusal.
+ */
+static bool profil_nl_visible(struct profil_session *s, bool *addrs)
 {
-	struct task_struct *task = get_pid_task(s->tgid, PIDTYPE_TGID);
+	struct task_struct *task;
 	bool ok;
 
+	if (!pid_vnr(s->tgid))
+		return false;
+	task = get_pid_task(s->tgid, PIDTYPE_TGID);
 	if (!task)
 		return false;
-	ok = profil_may_access(task);
+	ok = profil_may_access(task, false);
+	*addrs = ok && profil_may_control(task, false);
 	put_task_struct(task);
 	return ok;
 }
@@ -529,14 +571,15 @@ static int profil_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned long pos = cb->args[0], prev;
 	struct profil_session *s;
+	bool addrs;
 	int err = 0;
 
 	cb->seq = profil_session_table_seq();
 	for (prev = pos; (s = profil_session_next(&pos)); prev = pos) {
-		if (profil_nl_visible(s))
+		if (profil_nl_visible(s, &addrs))
 			err = profil_nl_fill(skb, s, NETLINK_CB(cb->skb).portid,
 					     cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					     PROFIL_CMD_GET, cb);
+					     PROFIL_CMD_GET, cb, addrs);
 		profil_session_put(s);
 		if (err) {
 			pos = prev;
@@ -616,6 +659,13 @@ static int profil_nl_dump_regions(struct sk_buff *skb,
 	task = profil_nl_target_attrs(info->attrs, cb->extack);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
+	/* Regions are addresses: as START's, not as GET's. */
+	err = profil_nl_check_control(task, info->attrs[PROFIL_ATTR_PID],
+				      cb->extack);
+	if (err) {
+		put_task_struct(task);
+		return err;
+	}
 	s = profil_session_find(task_tgid(task));
 	put_task_struct(task);
 	if (!s) {
@@ -653,7 +703,8 @@ void profil_netlink_notify_stopped(struct profil_session *s)
 	msg = genlmsg_new(profil_nl_msg_size(), GFP_KERNEL);
 	if (!msg)
 		return;
-	if (profil_nl_fill(msg, s, 0, 0, 0, PROFIL_CMD_STOPPED, NULL)) {
+	/* Listeners have CAP_NET_ADMIN in the initial user namespace. */
+	if (profil_nl_fill(msg, s, 0, 0, 0, PROFIL_CMD_STOPPED, NULL, true)) {
 		nlmsg_free(msg);
 		return;
 	}

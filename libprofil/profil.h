@@ -102,7 +102,10 @@ struct profil_stats {
  * @pid: process; @buf, @bufsiz, @offset, @scale, @rate, @flags: the
  *	parameters in force; @state: PROFIL_STATE_*; @reason: PROFIL_STOP_*;
  * @fault_addr: the address of a failed write (@reason PROFIL_STOP_FAULT);
- * @stats: the counters. Fields the kernel did not send are zero.
+ * @stats: the counters. Fields the kernel did not send are zero: about
+ * another process, the kernel sends the addresses (@buf, @offset,
+ * @fault_addr) only to its ptrace tracer or to CAP_SYS_PTRACE over it, so
+ * a @buf of 0 means they were left out.
  */
 struct profil_status {
 	pid_t pid;

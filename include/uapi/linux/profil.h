@@ -31,7 +31,7 @@
  * @PROFIL_CMD_STOP: stop profiling; optional %PROFIL_ATTR_PID. Once the
  *	reply is sent the kernel writes nothing more to the buffer.
  * @PROFIL_CMD_GET: status of one process (doit, optional %PROFIL_ATTR_PID)
- *	or of every session the caller may see (dump).
+ *	or of every session the caller may see in its PID namespace (dump).
  * @PROFIL_CMD_STOPPED: notification on %PROFIL_MCGRP_EVENTS that a session
  *	stopped; carries the same attributes as a GET reply.
  * @PROFIL_CMD_ADD_REGIONS: add the %PROFIL_ATTR_REGION nests to the region
@@ -41,6 +41,13 @@
  *	(optional %PROFIL_ATTR_PID), in the order they were given, as many
  *	per message as fit, each message with %PROFIL_ATTR_PID and
  *	%PROFIL_ATTR_REGION nests.
+ *
+ * Another process: %PROFIL_CMD_GET needs ptrace read access by credentials
+ * (same user, dumpable, or CAP_SYS_PTRACE over it); every other command
+ * also needs the caller to be its ptrace tracer or to have CAP_SYS_PTRACE
+ * over it, else -EPERM. Without that, GET replies and dump entries leave
+ * out the addresses: %PROFIL_ATTR_BUF, %PROFIL_ATTR_OFFSET and
+ * %PROFIL_ATTR_FAULT_ADDR.
  */
 enum profil_cmd {
 	PROFIL_CMD_UNSPEC,
@@ -138,9 +145,12 @@ enum profil_stop_reason {
  * @PROFIL_ATTR_PAD: padding for 64-bit attributes.
  * @PROFIL_ATTR_PID: u32, target thread-group id in the caller's PID
  *	namespace; absent means the caller's own process.
- * @PROFIL_ATTR_BUF: u64, user address of the u16 counters.
+ * @PROFIL_ATTR_BUF: u64, user address of the u16 counters. Left out of
+ *	replies about another process unless the requester traces it or has
+ *	CAP_SYS_PTRACE over it, as are %PROFIL_ATTR_OFFSET and
+ *	%PROFIL_ATTR_FAULT_ADDR.
  * @PROFIL_ATTR_BUFSIZ: u64, buffer size in bytes.
- * @PROFIL_ATTR_OFFSET: u64, lowest PC counted.
+ * @PROFIL_ATTR_OFFSET: u64, lowest PC counted (left out as BUF).
  * @PROFIL_ATTR_SCALE: u32, 16.16 fixed-point scale as in profil(3). A PC
  *	maps to the u16 counter of index
  *	floor(floor((pc - offset) / 2) * scale / 65536), exact in 64 bits as
@@ -152,7 +162,8 @@ enum profil_stop_reason {
  * @PROFIL_ATTR_FLAGS: u32, &enum profil_flags.
  * @PROFIL_ATTR_STATE: u32, &enum profil_state (kernel to user only).
  * @PROFIL_ATTR_REASON: u32, &enum profil_stop_reason (kernel to user only).
- * @PROFIL_ATTR_FAULT_ADDR: u64, address of a failed write (kernel to user).
+ * @PROFIL_ATTR_FAULT_ADDR: u64, address of a failed write (kernel to user;
+ *	left out as BUF).
  * @PROFIL_ATTR_STATS: nest of &enum profil_stat (kernel to user only).
  * @PROFIL_ATTR_REGION: nest of &enum profil_region_attr, one region of a
  *	set; repeated, up to %PROFIL_REGIONS_MAX times, in place of BUF,

@@ -136,6 +136,7 @@ BUILD(stop_pid_0, mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, 0))
 BUILD(stop_pid_u64, mnl_attr_put_u64(nlh, PROFIL_ATTR_PID, getpid()))
 BUILD(stop_pid_absent, mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, 0x3fffffff))
 BUILD(stop_pid_init, mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, 1))
+BUILD(pid_only_mine, mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, c->mine))
 BUILD(stop_with_buf, mnl_attr_put_u64(nlh, PROFIL_ATTR_BUF, c->buf))
 BUILD(get_pid_init, mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, 1))
 BUILD(get_pid_thread, mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, c->tid))
@@ -305,6 +306,8 @@ ROW(stop_pid_absent, STOP(stop_pid_absent), .err = -ESRCH,
     .extack = "no such process");
 ROW(stop_other_users_process, STOP(stop_pid_init), .err = -EPERM,
     .extack = "no permission to profile this process", .nobody = true);
+ROW(stop_own_users_process_untraced, STOP(pid_only_mine), .err = -EPERM,
+    .extack = "must trace it or have CAP_SYS_PTRACE", .nobody = true);
 ROW(stop_with_start_attribute, STOP(stop_with_buf), .err = -EINVAL,
     .extack = "Unknown attribute type");
 ROW(get_not_profiled, GET(nothing_to_add), .err = -ENOENT,
@@ -347,6 +350,9 @@ ROW(get_regions_not_dump, REGIONS(nothing_to_add), .err = -EOPNOTSUPP,
     .extack = "");
 ROW(get_regions_not_profiled, REGIONS(nothing_to_add), .flags = NLM_F_DUMP,
     .err = -ENOENT, .extack = "process is not profiled");
+ROW(get_regions_own_users_process_untraced, REGIONS(pid_only_mine),
+    .flags = NLM_F_DUMP, .err = -EPERM,
+    .extack = "must trace it or have CAP_SYS_PTRACE", .nobody = true);
 ROW(stopped_sent_as_request, .cmd = PROFIL_CMD_STOPPED,
     .build = build_nothing_to_add, .err = -EOPNOTSUPP, .extack = "");
 ROW(unknown_command, .cmd = 99, .build = build_nothing_to_add,

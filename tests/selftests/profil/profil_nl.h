@@ -39,7 +39,11 @@ struct pnl_status {
 	uint32_t counter, mode, nr_regions;
 	uint64_t buf, bufsiz, offset, fault_addr;
 	uint64_t stats[PROFIL_STAT_MAX + 1];
+	uint32_t present;	/* 1 << PROFIL_ATTR_* of each attribute sent */
 };
+
+/* Whether @st's message carried attribute @type. */
+#define PNL_HAS(st, type)	(!!((st)->present & (1U << (type))))
 
 typedef void (*pnl_dump_cb)(const struct pnl_status *st, void *data);
 
@@ -79,6 +83,8 @@ static inline int pnl_attr_cb(const struct nlattr *attr, void *data)
 {
 	struct pnl_status *st = data;
 
+	if (mnl_attr_get_type(attr) < 32)
+		st->present |= 1U << mnl_attr_get_type(attr);
 	switch (mnl_attr_get_type(attr)) {
 	case PROFIL_ATTR_PID: st->pid = mnl_attr_get_u32(attr); break;
 	case PROFIL_ATTR_BUF: st->buf = mnl_attr_get_u64(attr); break;

@@ -1244,8 +1244,9 @@ TEST_F(nl, other_users_process_refused)
 		if (pnl_start(&nl, &req) || pnl_stop(&nl, 0))
 			_exit(44);
 		/*
-		 * Its own user's process: status and stop read, but start
-		 * writes into it and takes CAP_SYS_PTRACE or tracing it.
+		 * Its own user's process: status reads, but start writes into
+		 * it, and start and stop control it: they take CAP_SYS_PTRACE
+		 * or tracing it.
 		 */
 		prctl(PR_SET_DUMPABLE, 1);	/* setuid() cleared it */
 		req.pid = fork();
@@ -1255,7 +1256,7 @@ TEST_F(nl, other_users_process_refused)
 		}
 		ret = 0;
 		if (pnl_get(&nl, req.pid, &st) != -ENOENT ||
-		    pnl_stop(&nl, req.pid))
+		    pnl_stop(&nl, req.pid) != -EPERM)
 			ret = 45;
 		else if (pnl_start(&nl, &req) != -EPERM || !nl.extack[0])
 			ret = 46;
