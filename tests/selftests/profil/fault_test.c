@@ -29,6 +29,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -71,6 +72,19 @@ static const struct knob_set {
 };
 
 #define NKNOBS (sizeof(knob_set) / sizeof(knob_set[0]))
+
+/* A TAP comment, out before the harness's _exit(). */
+__attribute__((format(printf, 1, 2))) static void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("# ");
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+	fflush(stdout);
+}
 
 static int knob_rw(const char *file, const char *val, char *old, size_t len)
 {
@@ -129,7 +143,7 @@ FIXTURE_SETUP(fault)
 	self->nth = open("/proc/thread-self/fail-nth", O_RDWR);
 	if (self->nth < 0) {
 		ASSERT_EQ(ENOENT, errno);
-		printf("# no fail-nth (no CONFIG_FAULT_INJECTION): each path runs once, uninjected\n");
+		note("no fail-nth (no CONFIG_FAULT_INJECTION): each path runs once, uninjected");
 		return;
 	}
 	for (i = 0; i < NKNOBS; i++) {
@@ -323,7 +337,7 @@ static void walk(struct __test_metadata *_metadata, FIXTURE_DATA(fault) *self,
 	if (self->nth < 0) {
 		r = op->op(self, op->ctx);
 		op->check(_metadata, self, op->ctx, r, false);
-		printf("# %s: checked once, no failure injected\n", op->name);
+		note("%s: checked once, no failure injected", op->name);
 		return;
 	}
 	for (n = 1; n <= WALK_MAX; n++) {
@@ -340,7 +354,7 @@ static void walk(struct __test_metadata *_metadata, FIXTURE_DATA(fault) *self,
 		op->check(_metadata, self, op->ctx, r, true);
 	}
 	ASSERT_LE(n, WALK_MAX);
-	printf("# %s: %u failures injected: %u ENOMEM with the module's text, %u ENOMEM and %u ENOBUFS from the netlink core, %u absorbed\n",
+	note("%s: %u failures injected: %u ENOMEM with the module's text, %u ENOMEM and %u ENOBUFS from the netlink core, %u absorbed",
 	       op->name, w.injected, w.text, w.core, w.nobufs, w.done);
 	fflush(stdout);
 	EXPECT_GT(w.injected, 0);
@@ -764,7 +778,7 @@ TEST_F_TIMEOUT(fault, thread_clone, 120)
 	/* pthread_create()'s EAGAIN is not netlink's: a walk of its own. */
 	if (self->nth < 0) {
 		check_clone(_metadata, self, NULL, op_clone(self, NULL), false);
-		printf("# %s: checked once, no failure injected\n", op.name);
+		note("%s: checked once, no failure injected", op.name);
 	}
 	for (n = 1; self->nth >= 0 && n <= WALK_MAX; n++) {
 		ASSERT_EQ(0, nth_arm(self->nth, n));
@@ -773,7 +787,7 @@ TEST_F_TIMEOUT(fault, thread_clone, 120)
 		check_clone(_metadata, self, NULL, r, !left);
 		if (left) {
 			ASSERT_EQ(0, r);
-			printf("# %s: %u failures injected\n", op.name, injected);
+			note("%s: %u failures injected", op.name, injected);
 			break;
 		}
 		injected++;
@@ -834,17 +848,19 @@ TEST_F_TIMEOUT(fault, fork_attach, 240)
 
 	ASSERT_EQ(0, start_self(self, self->buf, RATE_TICK));
 	if (self->nth < 0) {
+		/* The child has attached once it stops itself. */
 		pid = fork();
 		ASSERT_GE(pid, 0);
 		if (!pid) {
-			pause();
+			raise(SIGSTOP);
 			_exit(0);
 		}
+		ASSERT_EQ(pid, waitpid(pid, &err, WUNTRACED));
 		err = pnl_get(&self->nl, pid, &st);
 		fork_reap(pid);
 		ASSERT_EQ(0, err);
 		EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
-		printf("# fork attach: checked once, no failure injected\n");
+		note("fork attach: checked once, no failure injected");
 		return;
 	}
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(cpus), &cpus));
@@ -874,7 +890,7 @@ TEST_F_TIMEOUT(fault, fork_attach, 240)
 	sched_setscheduler(0, SCHED_OTHER, &other);
 	sched_setaffinity(0, sizeof(cpus), &cpus);
 	ASSERT_LE(n, WALK_MAX);
-	printf("# fork attach, in the child: %u failures injected, %u children not profiled\n",
+	note("fork attach, in the child: %u failures injected, %u children not profiled",
 	       injected, unprofiled);
 	EXPECT_GT(unprofiled, 0);
 	ASSERT_EQ(0, pnl_stop(&self->nl, 0));
@@ -944,7 +960,7 @@ TEST_F_TIMEOUT(fault, user_write, 120)
 		ASSERT_NE(MAP_FAILED, ro);
 		ASSERT_EQ(0, start_self(self, ro, RATE_TIMER));
 		expect_fault_stop(_metadata, self, ro, 0);
-		printf("# no %s: a real fault checked instead\n", USER_WRITE);
+		note("no %s: a real fault checked instead", USER_WRITE);
 		munmap(ro, NBINS * 2);
 		return;
 	}
@@ -971,7 +987,7 @@ TEST_F_TIMEOUT(fault, user_write, 120)
 	EXPECT_LT(0, st.stats[PROFIL_STAT_IN_RANGE]);
 	EXPECT_EQ(st.stats[PROFIL_STAT_IN_RANGE], buf_sum(self->buf));
 	expect_identity(_metadata, &st);
-	printf("# fail_user_write, times 1: %llu ticks, 1 deferred, %llu counted\n",
+	note("fail_user_write, times 1: %llu ticks, 1 deferred, %llu counted",
 	       (unsigned long long)st.stats[PROFIL_STAT_TICKS],
 	       (unsigned long long)st.stats[PROFIL_STAT_IN_RANGE]);
 
@@ -987,7 +1003,7 @@ TEST_F_TIMEOUT(fault, user_write, 120)
 	spin_until(_metadata, self, PROFIL_STAT_FAULTED, 1, &st);
 	ASSERT_EQ(0, knob_rw("profil/fail_user_write/probability", "0", NULL, 0));
 	expect_fault_stop(_metadata, self, self->buf2, sum);
-	printf("# fail_user_write, every write: stopped, fault at %#llx\n",
+	note("fail_user_write, every write: stopped, fault at %#llx",
 	       (unsigned long long)st.fault_addr);
 }
 
