@@ -31,6 +31,8 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <linux/futex.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -896,6 +898,135 @@ TEST_F_TIMEOUT(fault, fork_attach, 240)
 	ASSERT_EQ(0, pnl_stop(&self->nl, 0));
 	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
 	expect_identity(_metadata, &st);
+}
+
+/*
+ * The thread attach runs in the new thread, as the fork attach does in
+ * the child: a raw clone() (its tid known before it runs), the same
+ * SCHED_FIFO parent on one CPU. Whether the thread was profiled shows in
+ * the counters over spin(), which only the thread runs while the parent
+ * sleeps: a thread whose attach failed is not profiled, as documented.
+ */
+static uint64_t buf_sum(const uint16_t *buf);
+
+struct raw_thread {
+	int efd;		/* the thread has spun */
+	int go;			/* futex: the thread may exit */
+	pid_t ctid;		/* cleared by the kernel at the thread's exit */
+	char *stack;
+};
+
+static int raw_thread_fn(void *arg)
+{
+	struct raw_thread *rt = arg;
+	uint64_t one = 1;
+
+	spin(0.05);
+	syscall(SYS_write, rt->efd, &one, sizeof(one));
+	while (!__atomic_load_n(&rt->go, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &rt->go, FUTEX_WAIT_PRIVATE, 0, NULL, NULL,
+			0);
+	syscall(SYS_exit, 0);
+	return 0;
+}
+
+#define RAW_STACK (256 * 1024)
+
+/* Start a raw thread with fail-nth @n; return its fail-nth left. */
+static unsigned int raw_thread_run(struct __test_metadata *_metadata,
+				   struct raw_thread *rt, unsigned int n)
+{
+	int flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
+		    CLONE_THREAD | CLONE_SYSVSEM | CLONE_CHILD_CLEARTID |
+		    CLONE_PARENT_SETTID;
+	unsigned int left;
+	char path[64];
+	uint64_t val;
+	pid_t tid;
+	int fd;
+
+	rt->go = 0;
+	tid = clone(raw_thread_fn, rt->stack + RAW_STACK, flags, rt,
+		    &rt->ctid, NULL, &rt->ctid);
+	ASSERT_LT(0, tid);
+	/* n = 0: no fail-nth on this kernel. */
+	snprintf(path, sizeof(path), "/proc/self/task/%d/fail-nth", tid);
+	fd = n ? open(path, O_RDWR) : -1;
+	if (n) {
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, nth_arm(fd, n));
+	}
+	ASSERT_EQ(sizeof(val), read(rt->efd, &val, sizeof(val)));
+	left = n ? nth_disarm(fd) : 1;
+	if (n)
+		close(fd);
+	__atomic_store_n(&rt->go, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &rt->go, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	while ((tid = __atomic_load_n(&rt->ctid, __ATOMIC_ACQUIRE)))
+		syscall(SYS_futex, &rt->ctid, FUTEX_WAIT, tid, NULL, NULL, 0);
+	return left;
+}
+
+/* The caller's session, counting only spin()'s own PCs into @buf. */
+static int start_spin(FIXTURE_DATA(fault) *self, uint16_t *buf, uint32_t rate)
+{
+	struct pnl_start s = {
+		.buf = (uintptr_t)buf, .bufsiz = 1024,
+		.offset = (uintptr_t)spin, .scale = 0x10000, .rate = rate,
+	};
+
+	return pnl_start(&self->nl, &s);
+}
+
+TEST_F_TIMEOUT(fault, thread_attach, 240)
+{
+	struct sched_param rtp = { .sched_priority = 1 }, other = {};
+	unsigned int n, left, injected = 0, unprofiled = 0;
+	struct raw_thread rt = {};
+	uint64_t before, after;
+	struct pnl_status st;
+	cpu_set_t cpus, one;
+
+	rt.efd = eventfd(0, 0);
+	ASSERT_LE(0, rt.efd);
+	rt.stack = mmap(NULL, RAW_STACK, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	ASSERT_NE(MAP_FAILED, rt.stack);
+	ASSERT_EQ(0, start_spin(self, self->buf, RATE_TIMER));
+	if (self->nth < 0) {
+		before = buf_sum(self->buf);
+		raw_thread_run(_metadata, &rt, 0);
+		EXPECT_LT(before, buf_sum(self->buf));
+		note("thread attach: checked once, no failure injected");
+		return;
+	}
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(cpus), &cpus));
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK,
+					&rtp));
+	for (n = 1; n <= WALK_MAX; n++) {
+		before = buf_sum(self->buf);
+		left = raw_thread_run(_metadata, &rt, n);
+		after = buf_sum(self->buf);
+		if (left) {
+			EXPECT_LT(before, after) TH_LOG("thread not profiled");
+			break;
+		}
+		injected++;
+		unprofiled += before == after;
+	}
+	sched_setscheduler(0, SCHED_OTHER, &other);
+	sched_setaffinity(0, sizeof(cpus), &cpus);
+	ASSERT_LE(n, WALK_MAX);
+	note("thread attach, in the thread: %u failures injected, %u threads not profiled",
+	     injected, unprofiled);
+	EXPECT_GT(unprofiled, 0);
+	ASSERT_EQ(0, pnl_stop(&self->nl, 0));
+	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
+	expect_identity(_metadata, &st);
+	EXPECT_EQ(st.stats[PROFIL_STAT_IN_RANGE], buf_sum(self->buf));
 }
 
 static uint64_t buf_sum(const uint16_t *buf)
