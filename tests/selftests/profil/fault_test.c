@@ -88,6 +88,10 @@ __attribute__((format(printf, 1, 2))) static void note(const char *fmt, ...)
 	fflush(stdout);
 }
 
+/*
+ * Read the knob @file into @old (if given), then write @val. Two opens:
+ * the simple attributes are nonseekable (no pread()/pwrite()).
+ */
 static int knob_rw(const char *file, const char *val, char *old, size_t len)
 {
 	char path[256];
@@ -95,16 +99,22 @@ static int knob_rw(const char *file, const char *val, char *old, size_t len)
 	int fd;
 
 	snprintf(path, sizeof(path), DEBUGFS "/%s", file);
-	fd = open(path, O_RDWR);
-	if (fd < 0)
-		return -errno;
 	if (old) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return -errno;
 		n = read(fd, old, len - 1);
 		old[n > 0 ? n : 0] = '\0';
 		old[strcspn(old, "\n")] = '\0';
+		close(fd);
 	}
-	n = pwrite(fd, val, strlen(val), 0);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
 	close(fd);
+	if (n < 0)
+		return -errno;
 	return n == (ssize_t)strlen(val) ? 0 : -EIO;
 }
 
