@@ -549,6 +549,33 @@ TEST_F_TIMEOUT(fault, restart, 120)
 	}
 }
 
+/*
+ * A set of 200 one-counter regions on the target, in four requests (the
+ * messages stay under NLMSG_GOODSIZE): big enough that the set's
+ * kvzalloc() takes the vmalloc fallback when its kmalloc fails.
+ */
+static void set200(struct __test_metadata *_metadata,
+		   FIXTURE_DATA(fault) *self)
+{
+	static struct pnl_region reg[50];
+	struct pnl_set set = { .reg = reg, .n = 50, .rate = RATE_TIMER,
+			       .pid = self->target };
+	unsigned int i, j;
+
+	for (j = 0; j < 4; j++) {
+		for (i = 0; i < 50; i++)
+			reg[i] = (struct pnl_region){
+				(uintptr_t)self->buf + 2 * (50 * j + i) * 8, 8,
+				0x400000 + 0x1000 * (50 * j + i), 0x10000 };
+		if (!j) {
+			ASSERT_EQ(0, start_set(&self->nl, &set));
+		} else {
+			ASSERT_EQ(0, add_regions(&self->nl, self->target, reg,
+						 50));
+		}
+	}
+}
+
 /* ADD_REGIONS extends the set in one step, or not at all. */
 static struct pnl_region add_reg[3];
 
@@ -557,32 +584,43 @@ static int op_add(FIXTURE_DATA(fault) *self, void *ctx)
 	return add_regions(&self->nl, self->target, add_reg, 3);
 }
 
+/* @ctx: the size of the set before; set200() or the four regions. */
 static void check_add(struct __test_metadata *_metadata,
 		      FIXTURE_DATA(fault) *self, void *ctx, int r,
 		      bool injected)
 {
-	struct pnl_region *reg = ctx;
+	uint32_t nr = *(uint32_t *)ctx;
+	struct pnl_region reg[4];
 	struct start_ctx set = { .rate = RATE_TIMER, .reg = reg, .nreg = 4 };
 	struct pnl_status st;
 
 	ASSERT_EQ(0, target_get(self, &st));
 	ASSERT_EQ(PROFIL_STATE_ACTIVE, st.state);
 	if (r && r != -ENOBUFS) {
-		EXPECT_EQ(4, st.nr_regions);
+		EXPECT_EQ(nr, st.nr_regions);
 	} else if (!r) {
-		EXPECT_EQ(7, st.nr_regions);
+		EXPECT_EQ(nr + 3, st.nr_regions);
 	}
-	/* Back to the four, for the next failure. */
-	if (injected && st.nr_regions != 4)
+	if (!injected || st.nr_regions == nr)
+		return;
+	/* Back to the set before, for the next failure. */
+	if (nr == 4) {
+		four_regions(self, reg);
 		ASSERT_EQ(0, op_start(self, &set));
+	} else {
+		set200(_metadata, self);
+	}
 }
 
-TEST_F_TIMEOUT(fault, add_regions, 120)
+TEST_F_TIMEOUT(fault, add_regions, 240)
 {
+	static uint32_t four = 4, two_hundred = 200;
 	struct pnl_region reg[4];
 	struct start_ctx set = { .rate = RATE_TIMER, .reg = reg, .nreg = 4 };
-	struct walk_op op = { "ADD_REGIONS, 3 to a set of 4", op_add,
-			      check_add, reg };
+	struct walk_op small = { "ADD_REGIONS, 3 to a set of 4", op_add,
+				 check_add, &four };
+	struct walk_op big = { "ADD_REGIONS, 3 to a set of 200 (vmalloc)",
+			       op_add, check_add, &two_hundred };
 	struct pnl_status st;
 	unsigned int i;
 
@@ -593,7 +631,9 @@ TEST_F_TIMEOUT(fault, add_regions, 120)
 			0x600000 + 0x10000 * i, 0x10000 };
 	target_start(_metadata, self);
 	ASSERT_EQ(0, op_start(self, &set));
-	walk(_metadata, self, &op);
+	walk(_metadata, self, &small);
+	set200(_metadata, self);
+	walk(_metadata, self, &big);
 	ASSERT_EQ(0, pnl_stop(&self->nl, self->target));
 	ASSERT_EQ(0, target_get(self, &st));
 	expect_identity(_metadata, &st);
@@ -661,29 +701,14 @@ static void check_dump(struct __test_metadata *_metadata,
 
 TEST_F_TIMEOUT(fault, dumps, 120)
 {
-	static struct pnl_region reg[50];
 	struct dump_ctx sessions = {}, regions = {};
 	struct walk_op dump = { "GET dump of the sessions", op_dump,
 				check_dump, &sessions };
 	struct walk_op dump_regions = { "GET_REGIONS dump of 200 regions",
 					op_dump_regions, check_dump, &regions };
-	struct pnl_set set = { .reg = reg, .n = 50, .rate = RATE_TIMER };
-	unsigned int i, j;
 
 	target_start(_metadata, self);
-	set.pid = self->target;
-	for (j = 0; j < 4; j++) {
-		for (i = 0; i < 50; i++)
-			reg[i] = (struct pnl_region){
-				(uintptr_t)self->buf + 2 * (50 * j + i) * 8, 8,
-				0x400000 + 0x1000 * (50 * j + i), 0x10000 };
-		if (!j) {
-			ASSERT_EQ(0, start_set(&self->nl, &set));
-		} else {
-			ASSERT_EQ(0, add_regions(&self->nl, self->target, reg,
-						 50));
-		}
-	}
+	set200(_metadata, self);
 	sessions.pid = regions.pid = self->target;
 	sessions.expect = 1;
 	regions.expect = 200;
