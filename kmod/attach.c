@@ -80,7 +80,9 @@ static int profil_session_attach_pass(struct profil_session *s,
 	/* Pairs with the barrier in profil_session_fork(). */
 	smp_mb();
 	for (max = get_nr_threads(leader) + 16;; max *= 2) {
-		tasks = kvmalloc_array(max, sizeof(*tasks), GFP_KERNEL);
+		/* Sized by the process: ENOMEM fails the start, quietly. */
+		tasks = kvmalloc_array(max, sizeof(*tasks),
+				       GFP_KERNEL | __GFP_NOWARN);
 		if (!tasks)
 			return -ENOMEM;
 		n = profil_collect_threads(leader, tasks, max);

@@ -193,6 +193,7 @@ int profil_lifecycle_init(void)
 	profil_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_u64("tick_registrations", 0400, profil_debugfs,
 			   &profil_tick_registrations);
+	profil_fault_init(profil_debugfs);
 	return 0;
 
 err_unregister:
@@ -207,6 +208,7 @@ err_unregister:
 void profil_lifecycle_exit(void)
 {
 	debugfs_remove_recursive(profil_debugfs);
+	profil_fault_exit();
 	cancel_delayed_work_sync(&profil_tick_idle_work);
 	if (profil_tick_registered)
 		tracepoint_probe_unregister(profil_tick_probe->tp,

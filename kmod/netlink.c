@@ -372,6 +372,7 @@ static struct profil_regions *profil_nl_regions(struct genl_info *info,
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **attrs = info->attrs;
 	u32 counter = PROFIL_COUNTER_U16, mode = PROFIL_MODE_WRAP, scale;
+	struct profil_regions *rs;
 	u64 buf, bufsiz;
 
 	if (attrs[PROFIL_ATTR_COUNTER])
@@ -400,9 +401,12 @@ static struct profil_regions *profil_nl_regions(struct genl_info *info,
 				    "buffer is not in user space");
 		return ERR_PTR(-EFAULT);
 	}
-	return profil_regions_single(buf, bufsiz,
-				     nla_get_u64(attrs[PROFIL_ATTR_OFFSET]),
-				     scale, counter, mode);
+	rs = profil_regions_single(buf, bufsiz,
+				   nla_get_u64(attrs[PROFIL_ATTR_OFFSET]),
+				   scale, counter, mode);
+	if (IS_ERR(rs))
+		NL_SET_ERR_MSG_MOD(extack, "no memory for the region set");
+	return rs;
 }
 
 static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
@@ -526,8 +530,10 @@ static int profil_nl_get(struct sk_buff *skb, struct genl_info *info)
 
 	err = -ENOMEM;
 	msg = genlmsg_new(profil_nl_msg_size(), GFP_KERNEL);
-	if (!msg)
+	if (!msg) {
+		NL_SET_ERR_MSG_MOD(info->extack, "no memory for the reply");
 		goto out;
+	}
 	err = profil_nl_fill(msg, s, info->snd_portid, info->snd_seq, 0,
 			     PROFIL_CMD_GET, NULL, addrs);
 	if (err) {

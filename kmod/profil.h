@@ -26,6 +26,7 @@
 #include <linux/profil.h>
 #include <net/netlink.h>
 
+struct dentry;
 struct mm_struct;
 struct netlink_ext_ack;
 struct nlattr;
@@ -397,6 +398,30 @@ int profil_lifecycle_init(void);
 void profil_lifecycle_exit(void);
 int profil_tick_clock_get(void);
 void profil_tick_clock_put(void);
+
+/*
+ * fault.c: the fault attribute of the writes to user memory, in debug
+ * kernels only (CONFIG_FAULT_INJECTION); elsewhere the writes never fail
+ * on purpose and there is nothing in debugfs.
+ */
+#ifdef CONFIG_FAULT_INJECTION
+bool profil_fail_user_write(void);
+void profil_fault_init(struct dentry *parent);
+void profil_fault_exit(void);
+#else
+static inline bool profil_fail_user_write(void)
+{
+	return false;
+}
+
+static inline void profil_fault_init(struct dentry *parent)
+{
+}
+
+static inline void profil_fault_exit(void)
+{
+}
+#endif
 
 /* netlink.c */
 int __init profil_netlink_init(void);

@@ -58,7 +58,8 @@ static struct profil_regions *profil_regions_alloc(u32 nr, u32 counter,
 	size = sizeof(*rs) + array_size(nr, sizeof(*rs->region)) +
 	       array_size(max_pieces, sizeof(*rs->start)) +
 	       array_size(max_pieces, sizeof(*rs->piece));
-	rs = kvzalloc(size, GFP_KERNEL_ACCOUNT);
+	/* Sized by the request: its ENOMEM is the requester's, no warning. */
+	rs = kvzalloc(size, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!rs)
 		return NULL;
 	rs->region = (struct profil_region *)(rs + 1);
@@ -207,16 +208,17 @@ static void profil_piece_add(struct profil_regions *rs, u64 start, u64 end,
  */
 static int profil_regions_resolve(struct profil_regions *rs)
 {
+	/* As the set: sized by the request, failure reported to it. */
+	const gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_NOWARN;
 	struct profil_heap heap = {};
 	struct profil_rkey *key;
 	u32 i, j, k, n = 0, nb = 0;
 	u64 *bound;
 	int err = -ENOMEM;
 
-	key = kvmalloc_array(rs->nr, sizeof(*key), GFP_KERNEL_ACCOUNT);
-	bound = kvmalloc_array(2 * rs->nr, sizeof(*bound), GFP_KERNEL_ACCOUNT);
-	heap.slot =
-		kvmalloc_array(rs->nr, sizeof(*heap.slot), GFP_KERNEL_ACCOUNT);
+	key = kvmalloc_array(rs->nr, sizeof(*key), gfp);
+	bound = kvmalloc_array(2 * rs->nr, sizeof(*bound), gfp);
+	heap.slot = kvmalloc_array(rs->nr, sizeof(*heap.slot), gfp);
 	if (!key || !bound || !heap.slot)
 		goto out;
 
@@ -381,8 +383,10 @@ struct profil_regions *profil_regions_from_nl(const struct nlattr *head,
 		return ERR_PTR(-E2BIG);
 	}
 	rs = profil_regions_alloc(i + n, counter, mode);
-	if (!rs)
+	if (!rs) {
+		NL_SET_ERR_MSG_MOD(extack, "no memory for the region set");
 		return ERR_PTR(-ENOMEM);
+	}
 	if (old) {
 		memcpy(rs->region, old->region, i * sizeof(*rs->region));
 		rs->overflow = old->overflow;
@@ -395,8 +399,10 @@ struct profil_regions *profil_regions_from_nl(const struct nlattr *head,
 			goto err_put;
 	}
 	err = profil_regions_resolve(rs);
-	if (err)
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "no memory for the region set");
 		goto err_put;
+	}
 	return rs;
 
 err_put:
@@ -472,6 +478,7 @@ int profil_session_add_regions(struct profil_session *s,
 	err = -ENOMEM;
 	params = kmemdup(old, sizeof(*old), GFP_KERNEL_ACCOUNT);
 	if (!params) {
+		NL_SET_ERR_MSG_MOD(extack, "no memory for the parameters");
 		profil_regions_put(rs);
 		goto out_unlock;
 	}

@@ -117,11 +117,16 @@ efault:
 	return -EFAULT;
 }
 
-/* Add @count to a counter of @kind (PROFIL_KIND_*); see above. */
+/*
+ * Add @count to a counter of @kind (PROFIL_KIND_*); see above. On a debug
+ * kernel the fault attribute can make it fail as at a missing page.
+ */
 static long profil_counter_add(u64 addr, u32 count, u32 kind)
 {
 	bool saturate = kind & PROFIL_KIND_SATURATE;
 
+	if (profil_fail_user_write())
+		return -EFAULT;
 	if (kind & PROFIL_KIND_U32)
 		return profil_counter_add_u32(addr, count, saturate);
 	return profil_counter_add_u16(addr, count, saturate);
@@ -526,8 +531,12 @@ static enum profil_write profil_deferred_one(struct profil_session *s,
 			*added = ret;
 			return PROFIL_WRITE_ADDED;
 		}
-		/* current->mm is the session's: checked above. */
-		if (fault_in_safe_writeable(u64_to_user_ptr(w->addr), width))
+		/*
+		 * current->mm is the session's: checked above. The fault
+		 * attribute fails the fault-in as for an unmapped address.
+		 */
+		if (profil_fail_user_write() ||
+		    fault_in_safe_writeable(u64_to_user_ptr(w->addr), width))
 			return fatal_signal_pending(current) ?
 				       PROFIL_WRITE_DISCARD :
 				       PROFIL_WRITE_FAULT;
