@@ -26,6 +26,7 @@
 #include <linux/uaccess.h>
 #include <net/genetlink.h>
 
+#include "compat.h"
 #include "profil.h"
 
 enum profil_nl_groups {
@@ -606,14 +607,13 @@ nla_put_failure:
 static int profil_nl_dump_regions(struct sk_buff *skb,
 				  struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	const struct profil_params *p;
 	struct profil_regions *rs;
 	struct profil_session *s;
 	struct task_struct *task;
 	int err;
 
-	task = profil_nl_target_attrs(info->attrs, cb->extack);
+	task = profil_nl_target_attrs(profil_dump_attrs(cb), cb->extack);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	s = profil_session_find(task_tgid(task));

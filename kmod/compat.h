@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where the kernel series profil.ko is built and tested for differ:
+ * Debian 12's 6.1 and 6.12. Each difference gets one name here, and the
+ * LINUX_VERSION_CODE checks stay in this file; the rest of the module
+ * uses the names.
+ *
+ * Other series (neither built nor tested; what they would need):
+ *
+ * - 6.6 is 6.12 for the dump attributes: genl_info_dump() came in 6.6.
+ * - 5.15 is 6.1 here. Beyond this file it lacks x86's
+ *   unsafe_try_cmpxchg_user() (5.19), for which sampler.c falls back to
+ *   plain adds, and it would need GENL_MCAST_CAP_NET_ADMIN backported to
+ *   its stable release: netlink.c does not build without it.
+ */
+#ifndef _PROFIL_COMPAT_H
+#define _PROFIL_COMPAT_H
+
+#include <linux/version.h>
+#include <net/genetlink.h>
+
+/*
+ * The parsed attributes of a dump request: since 6.6 in the struct
+ * genl_info the dump info carries, before in the dump info itself.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+static inline struct nlattr **profil_dump_attrs(struct netlink_callback *cb)
+{
+	return genl_info_dump(cb)->attrs;
+}
+#else
+static inline struct nlattr **profil_dump_attrs(struct netlink_callback *cb)
+{
+	return genl_dumpit_info(cb)->attrs;
+}
+#endif
+
+#endif /* _PROFIL_COMPAT_H */
