@@ -7,7 +7,9 @@
  *
  * Other series (neither built nor tested; what they would need):
  *
- * - 6.6 is 6.12 for the dump attributes: genl_info_dump() came in 6.6.
+ * - 6.6 is 6.12 for the dump attributes (genl_info_dump() came in 6.6)
+ *   and 6.1 for sched_stat_runtime (vruntime went in 6.8): the checks
+ *   below already say so.
  * - 5.15 is 6.1 here. Beyond this file it lacks x86's
  *   unsafe_try_cmpxchg_user() (5.19), for which sampler.c falls back to
  *   plain adds, and it would need GENL_MCAST_CAP_NET_ADMIN backported to
@@ -16,8 +18,12 @@
 #ifndef _PROFIL_COMPAT_H
 #define _PROFIL_COMPAT_H
 
+#include <linux/sched.h>
+#include <linux/types.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
+
+#include "profil.h"
 
 /*
  * The parsed attributes of a dump request: since 6.6 in the struct
@@ -32,6 +38,27 @@ static inline struct nlattr **profil_dump_attrs(struct netlink_callback *cb)
 static inline struct nlattr **profil_dump_attrs(struct netlink_callback *cb)
 {
 	return genl_dumpit_info(cb)->attrs;
+}
+#endif
+
+/*
+ * The sched_stat_runtime probe: 6.8 took the vruntime argument out of
+ * its TP_PROTO. Either way only the task goes on to the sampler. The
+ * probe's type is checked against the kernel's at build time
+ * (lifecycle.c).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+static inline void
+profil_probe_stat_runtime(void *data, struct task_struct *task, u64 runtime)
+{
+	profil_tick_runtime(task);
+}
+#else
+static inline void profil_probe_stat_runtime(void *data,
+					     struct task_struct *task,
+					     u64 runtime, u64 vruntime)
+{
+	profil_tick_runtime(task);
 }
 #endif
 

@@ -392,20 +392,17 @@ void profil_period_restore(struct callback_head *head)
 
 /**
  * profil_tick_runtime() - clock two, at or below HZ: the scheduler tick
- * @data: unused
  * @task: the task whose runtime was just updated
- * @runtime: CPU time since the last update, in ns
- * @vruntime: unused
  *
- * A probe on the sched_stat_runtime tracepoint, which update_curr() hits
- * from every scheduler tick. In hard interrupt context for current it
- * samples the interrupted registers each time the thread's CPU time
- * crosses a sampling period, so the sample costs no interrupt of its own.
- * Other calls (from schedule(), wakeups in process context) return at
- * once.
+ * Called by the probe on the sched_stat_runtime tracepoint,
+ * profil_probe_stat_runtime() (its prototype follows the kernel series:
+ * compat.h), which update_curr() hits from every scheduler tick. In hard
+ * interrupt context for current it samples the interrupted registers
+ * each time the thread's CPU time crosses a sampling period, so the
+ * sample costs no interrupt of its own. Other calls (from schedule(),
+ * wakeups in process context) return at once.
  */
-void profil_tick_runtime(void *data, struct task_struct *task, u64 runtime,
-			 u64 vruntime)
+void profil_tick_runtime(struct task_struct *task)
 {
 	const struct profil_params *p;
 	struct profil_thread *t;
