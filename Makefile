@@ -6,6 +6,7 @@
 #   make check [T=name]   deps, build, unit tests, guest tests, the minutes,
 #                         one totals line
 #   make check-unit | check-guest
+#   make check-guest KSERIES=6.12   the guest suite on Linux 6.12 (.ci/run)
 #   make check-debug      make check on the debug kernel, with the leak check
 #   make check-load       a busy loop per host core; under it, LOAD_RUNS (3)
 #                         make checks, each in a fresh clone of HEAD in a
@@ -28,7 +29,8 @@
 #   make install | clean | distclean
 #   make dkms-install | dkms-uninstall   [DKMS_KVER=release]
 #
-# Parameters: KDIR, KFLAVOUR (amd64, rt, debug), T, VCPUS, MEM, ACCEL,
+# Parameters: KDIR, KSERIES (6.1, 6.12), KFLAVOUR (amd64, rt, debug), T,
+# VCPUS, MEM, ACCEL,
 # KCMDLINE, QEMU_ARGS, TIMEOUT, TIMEOUT_SCALE, KMEMLEAK, MODULE, DEMO_JOB,
 # GUEST_VMLINUZ, GUEST_MODDIR, GUEST_KDIR, PROFIL_CACHE; LOAD_RUNS,
 # LOAD_DEBUG, LOAD_CPUS, LOAD_DIR (Documentation/testing.rst).
@@ -38,10 +40,21 @@ MAKEFLAGS += --no-print-directory
 TOP	 := $(CURDIR)
 BUILD	 ?= $(TOP)/build
 KFLAVOUR ?= amd64
+# The kernel series the guest boots and the module is built for: Debian
+# 12's own 6.1, or 6.12 from bookworm-security.
+KSERIES	 ?= 6.1
+ifeq ($(filter 6.1 6.12,$(KSERIES)),)
+$(error KSERIES=$(KSERIES): 6.1 or 6.12)
+endif
+ifeq ($(KFLAVOUR) $(KSERIES),debug 6.12)
+$(error KFLAVOUR=debug is built from linux-source-6.1: KSERIES=6.1 only)
+endif
 
-# The guest kernel release, from the linux-image-$(KFLAVOUR) metapackage;
-# evaluated at most once per make, and only when used.
-GUEST_KVER = $(eval GUEST_KVER := $$(shell BUILD=$(BUILD) KFLAVOUR=$(KFLAVOUR) \
+# The guest kernel release, from the series' linux-image-*-$(KFLAVOUR)
+# metapackage (scripts/guest-kernel.sh); evaluated at most once per make,
+# and only when used.
+GUEST_KVER = $(eval GUEST_KVER := $$(shell BUILD=$(BUILD) KSERIES=$(KSERIES) \
+	     KFLAVOUR=$(KFLAVOUR) \
 	     $(TOP)/scripts/guest-kernel.sh kver))$(GUEST_KVER)
 GUEST_KDIR ?= /usr/src/linux-headers-$(GUEST_KVER)
 HOST_KDIR  := /lib/modules/$(shell uname -r)/build
@@ -94,15 +107,19 @@ DKMS_FILES := Kbuild kmod/Kbuild \
 	      include/uapi/linux/profil.h
 DKMS_KVER ?= $(shell uname -r)
 
-# Where the module is built: in place, except against the debug kernel,
-# whose build would replace the stock kmod/profil.ko that other runs in a
-# shared work tree load (and theirs ours): there, in a copy of its
-# sources (DKMS_FILES) under $(BUILD).
+# Where the module is built: in place, except against the debug kernel
+# and the 6.12 series, whose builds would replace the stock
+# kmod/profil.ko that other runs in a shared work tree load (and theirs
+# ours): there, in a copy of its sources (DKMS_FILES) under $(BUILD).
 ifeq ($(KFLAVOUR),debug)
 MOD_TREE := $(BUILD)/kmod-debug
-MOD_SYNC  = @mkdir -p $(MOD_TREE) && rsync -a --relative $(DKMS_FILES) $(MOD_TREE)/
+else ifneq ($(KSERIES),6.1)
+MOD_TREE := $(BUILD)/kmod-$(KSERIES)-$(KFLAVOUR)
 else
 MOD_TREE := $(TOP)
+endif
+ifneq ($(MOD_TREE),$(TOP))
+MOD_SYNC  = @mkdir -p $(MOD_TREE) && rsync -a --relative $(DKMS_FILES) $(MOD_TREE)/
 endif
 
 # The module the guest loads.
@@ -112,7 +129,7 @@ MODULE ?= $(MOD_TREE)/kmod/profil.ko
 DEMO_JOB ?= $(TOP)/scripts/demo-job.sh
 
 # The guest run's parameters, handed to tests/qemu/run.sh.
-QEMU_ENV = BUILD=$(BUILD) KFLAVOUR=$(KFLAVOUR) \
+QEMU_ENV = BUILD=$(BUILD) KSERIES=$(KSERIES) KFLAVOUR=$(KFLAVOUR) \
 	   MODULE=$(MODULE) KSFT_INSTALL=$(KSFT_INSTALL) \
 	   $(foreach v,VCPUS MEM ACCEL KCMDLINE QEMU_ARGS TIMEOUT TIMEOUT_SCALE \
 	     KMEMLEAK GUEST_VMLINUZ GUEST_MODDIR GUEST_KVER,$(if $($(v)),$(v)='$($(v))'))
@@ -138,7 +155,7 @@ CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 all: module lib cli
 
 deps:
-	@BUILD=$(BUILD) KFLAVOUR=$(KFLAVOUR) \
+	@BUILD=$(BUILD) KSERIES=$(KSERIES) KFLAVOUR=$(KFLAVOUR) \
 	 $(if $(filter command line environment,$(origin GUEST_KDIR)),GUEST_KDIR=$(GUEST_KDIR)) \
 	 $(TOP)/scripts/install-deps.sh
 
@@ -201,7 +218,7 @@ check-unit:
 	 $(TOTALS) $(RESULTS)/unit.counts || rc=1; \
 	 rm -rf $(RESULTS); exit $$rc
 
-check-guest:
+check-guest: deps
 	@rm -f $(RESULTS)/guest.counts
 	@rc=0; $(MAKE) run-guest || rc=1; \
 	 $(TOTALS) $(RESULTS)/guest.counts || rc=1; \
