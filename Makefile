@@ -25,7 +25,8 @@
 #   make style            checkpatch, bad-input matrix, clang-format, names
 #                         the docs use, an aarch64 compile of profil-ctl
 #                         and libprofil, no build without
-#                         GENL_MCAST_CAP_NET_ADMIN, sparse, W=1
+#                         GENL_MCAST_CAP_NET_ADMIN, sparse and W=1 on
+#                         each series (6.1, 6.12)
 #   make install | clean | distclean
 #   make dkms-install | dkms-uninstall   [DKMS_KVER=release]
 #
@@ -142,6 +143,10 @@ STYLE_KSRC  := $(filter-out %.mod.c,$(STYLE_KSRC))
 # the same check seen as a comparison); anywhere else they fail.
 STYLE_COMPAT := $(TOP)/kmod/compat.h
 STYLE_COMPAT_IGNORE := LINUX_VERSION_CODE,CONSTANT_COMPARISON
+# The series make style's sparse and W=1 builds cover, each against its
+# amd64 headers, in a copy of the sources under $(BUILD)/style-<series>:
+# kmod/profil.ko stays whatever make check built.
+STYLE_SERIES := 6.1 6.12
 # clang-format: the kernel sources. (Test programs are not formatted: the
 # kselftest idiom "ASSERT_EQ(..) TH_LOG(..);" defeats clang-format.)
 CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
@@ -394,13 +399,18 @@ style: $(KSRC)/.stamp
 	 $(TOP)/scripts/check-portable.sh $(BUILD) || rc=1; \
 	 echo "style: no build without GENL_MCAST_CAP_NET_ADMIN"; \
 	 $(TOP)/scripts/check-mcast-cap.sh $(GUEST_KDIR) || rc=1; \
-	 echo "style: sparse (C=2)"; \
-	 $(MAKE) -C $(GUEST_KDIR) M=$(TOP) C=2 modules >$(BUILD)/sparse.log 2>&1 || rc=1; \
-	 ! grep -E '(warning|error):' $(BUILD)/sparse.log || rc=1; \
-	 echo "style: W=1"; \
-	 $(MAKE) -C $(GUEST_KDIR) M=$(TOP) W=1 modules >$(BUILD)/w1.log 2>&1 || rc=1; \
-	 ! grep -E '(warning|error):' $(BUILD)/w1.log || rc=1; \
-	 $(MAKE) -C $(GUEST_KDIR) M=$(TOP) modules >/dev/null 2>&1; \
+	 for s in $(STYLE_SERIES); do \
+		v=$$(BUILD=$(BUILD) KSERIES=$$s KFLAVOUR=amd64 \
+		     $(TOP)/scripts/guest-kernel.sh kver) || { rc=1; continue; }; \
+		k=/usr/src/linux-headers-$$v t=$(BUILD)/style-$$s; \
+		mkdir -p $$t && rsync -a --relative $(DKMS_FILES) $$t/; \
+		echo "style: sparse (C=2), $$v"; \
+		$(MAKE) -C $$k M=$$t C=2 modules >$(BUILD)/sparse-$$s.log 2>&1 || rc=1; \
+		! grep -E '(warning|error):' $(BUILD)/sparse-$$s.log || rc=1; \
+		echo "style: W=1, $$v"; \
+		$(MAKE) -C $$k M=$$t W=1 modules >$(BUILD)/w1-$$s.log 2>&1 || rc=1; \
+		! grep -E '(warning|error):' $(BUILD)/w1-$$s.log || rc=1; \
+	 done; \
 	 if [ $$rc = 0 ]; then echo "style: clean"; else echo "style: FAILED"; fi; \
 	 exit $$rc
 
