@@ -6,6 +6,7 @@
 #   make check [T=name]   deps, build, unit tests, guest tests, the minutes,
 #                         one totals line
 #   make check-unit | check-guest
+#   make check-guest KSERIES=6.12   the guest suite on Linux 6.12 (.ci/run)
 #   make check-debug      make check on the debug kernel, with the leak check
 #   make check-load       a busy loop per host core; under it, LOAD_RUNS (3)
 #                         make checks, each in a fresh clone of HEAD in a
@@ -24,11 +25,13 @@
 #   make style            checkpatch, bad-input matrix, clang-format, names
 #                         the docs use, an aarch64 compile of profil-ctl
 #                         and libprofil, no build without
-#                         GENL_MCAST_CAP_NET_ADMIN, sparse, W=1
+#                         GENL_MCAST_CAP_NET_ADMIN, sparse and W=1 on
+#                         each series (6.1, 6.12)
 #   make install | clean | distclean
 #   make dkms-install | dkms-uninstall   [DKMS_KVER=release]
 #
-# Parameters: KDIR, KFLAVOUR (amd64, rt, debug), T, VCPUS, MEM, ACCEL,
+# Parameters: KDIR, KSERIES (6.1, 6.12), KFLAVOUR (amd64, rt, debug), T,
+# VCPUS, MEM, ACCEL,
 # KCMDLINE, QEMU_ARGS, TIMEOUT, TIMEOUT_SCALE, KMEMLEAK, MODULE, DEMO_JOB,
 # GUEST_VMLINUZ, GUEST_MODDIR, GUEST_KDIR, PROFIL_CACHE; LOAD_RUNS,
 # LOAD_DEBUG, LOAD_CPUS, LOAD_DIR (Documentation/testing.rst).
@@ -38,10 +41,21 @@ MAKEFLAGS += --no-print-directory
 TOP	 := $(CURDIR)
 BUILD	 ?= $(TOP)/build
 KFLAVOUR ?= amd64
+# The kernel series the guest boots and the module is built for: Debian
+# 12's own 6.1, or 6.12 from bookworm-security.
+KSERIES	 ?= 6.1
+ifeq ($(filter 6.1 6.12,$(KSERIES)),)
+$(error KSERIES=$(KSERIES): 6.1 or 6.12)
+endif
+ifeq ($(KFLAVOUR) $(KSERIES),debug 6.12)
+$(error KFLAVOUR=debug is built from linux-source-6.1: KSERIES=6.1 only)
+endif
 
-# The guest kernel release, from the linux-image-$(KFLAVOUR) metapackage;
-# evaluated at most once per make, and only when used.
-GUEST_KVER = $(eval GUEST_KVER := $$(shell BUILD=$(BUILD) KFLAVOUR=$(KFLAVOUR) \
+# The guest kernel release, from the series' linux-image-*-$(KFLAVOUR)
+# metapackage (scripts/guest-kernel.sh); evaluated at most once per make,
+# and only when used.
+GUEST_KVER = $(eval GUEST_KVER := $$(shell BUILD=$(BUILD) KSERIES=$(KSERIES) \
+	     KFLAVOUR=$(KFLAVOUR) \
 	     $(TOP)/scripts/guest-kernel.sh kver))$(GUEST_KVER)
 GUEST_KDIR ?= /usr/src/linux-headers-$(GUEST_KVER)
 HOST_KDIR  := /lib/modules/$(shell uname -r)/build
@@ -94,15 +108,19 @@ DKMS_FILES := Kbuild kmod/Kbuild \
 	      include/uapi/linux/profil.h
 DKMS_KVER ?= $(shell uname -r)
 
-# Where the module is built: in place, except against the debug kernel,
-# whose build would replace the stock kmod/profil.ko that other runs in a
-# shared work tree load (and theirs ours): there, in a copy of its
-# sources (DKMS_FILES) under $(BUILD).
+# Where the module is built: in place, except against the debug kernel
+# and the 6.12 series, whose builds would replace the stock
+# kmod/profil.ko that other runs in a shared work tree load (and theirs
+# ours): there, in a copy of its sources (DKMS_FILES) under $(BUILD).
 ifeq ($(KFLAVOUR),debug)
 MOD_TREE := $(BUILD)/kmod-debug
-MOD_SYNC  = @mkdir -p $(MOD_TREE) && rsync -a --relative $(DKMS_FILES) $(MOD_TREE)/
+else ifneq ($(KSERIES),6.1)
+MOD_TREE := $(BUILD)/kmod-$(KSERIES)-$(KFLAVOUR)
 else
 MOD_TREE := $(TOP)
+endif
+ifneq ($(MOD_TREE),$(TOP))
+MOD_SYNC  = @mkdir -p $(MOD_TREE) && rsync -a --relative $(DKMS_FILES) $(MOD_TREE)/
 endif
 
 # The module the guest loads.
@@ -112,7 +130,7 @@ MODULE ?= $(MOD_TREE)/kmod/profil.ko
 DEMO_JOB ?= $(TOP)/scripts/demo-job.sh
 
 # The guest run's parameters, handed to tests/qemu/run.sh.
-QEMU_ENV = BUILD=$(BUILD) KFLAVOUR=$(KFLAVOUR) \
+QEMU_ENV = BUILD=$(BUILD) KSERIES=$(KSERIES) KFLAVOUR=$(KFLAVOUR) \
 	   MODULE=$(MODULE) KSFT_INSTALL=$(KSFT_INSTALL) \
 	   $(foreach v,VCPUS MEM ACCEL KCMDLINE QEMU_ARGS TIMEOUT TIMEOUT_SCALE \
 	     KMEMLEAK GUEST_VMLINUZ GUEST_MODDIR GUEST_KVER,$(if $($(v)),$(v)='$($(v))'))
@@ -120,6 +138,15 @@ QEMU_ENV = BUILD=$(BUILD) KFLAVOUR=$(KFLAVOUR) \
 CHECKPATCH  := $(KSRC)/scripts/checkpatch.pl
 STYLE_KSRC  := $(wildcard $(TOP)/kmod/*.[ch]) $(TOP)/include/uapi/linux/profil.h
 STYLE_KSRC  := $(filter-out %.mod.c,$(STYLE_KSRC))
+# kmod/compat.h is where the kernel series differ: the one file whose
+# LINUX_VERSION_CODE checks checkpatch lets pass (CONSTANT_COMPARISON is
+# the same check seen as a comparison); anywhere else they fail.
+STYLE_COMPAT := $(TOP)/kmod/compat.h
+STYLE_COMPAT_IGNORE := LINUX_VERSION_CODE,CONSTANT_COMPARISON
+# The series make style's sparse and W=1 builds cover, each against its
+# amd64 headers, in a copy of the sources under $(BUILD)/style-<series>:
+# kmod/profil.ko stays whatever make check built.
+STYLE_SERIES := 6.1 6.12
 # clang-format: the kernel sources. (Test programs are not formatted: the
 # kselftest idiom "ASSERT_EQ(..) TH_LOG(..);" defeats clang-format.)
 CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
@@ -133,7 +160,7 @@ CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 all: module lib cli
 
 deps:
-	@BUILD=$(BUILD) KFLAVOUR=$(KFLAVOUR) \
+	@BUILD=$(BUILD) KSERIES=$(KSERIES) KFLAVOUR=$(KFLAVOUR) \
 	 $(if $(filter command line environment,$(origin GUEST_KDIR)),GUEST_KDIR=$(GUEST_KDIR)) \
 	 $(TOP)/scripts/install-deps.sh
 
@@ -196,7 +223,7 @@ check-unit:
 	 $(TOTALS) $(RESULTS)/unit.counts || rc=1; \
 	 rm -rf $(RESULTS); exit $$rc
 
-check-guest:
+check-guest: deps
 	@rm -f $(RESULTS)/guest.counts
 	@rc=0; $(MAKE) run-guest || rc=1; \
 	 $(TOTALS) $(RESULTS)/guest.counts || rc=1; \
@@ -359,7 +386,9 @@ style: $(KSRC)/.stamp
 	@rc=0; \
 	 echo "style: checkpatch --strict"; \
 	 $(CHECKPATCH) --strict --no-tree --no-summary --show-types -q \
-		-f $(STYLE_KSRC) || rc=1; \
+		-f $(filter-out $(STYLE_COMPAT),$(STYLE_KSRC)) || rc=1; \
+	 $(CHECKPATCH) --strict --no-tree --no-summary --show-types -q \
+		--ignore $(STYLE_COMPAT_IGNORE) -f $(STYLE_COMPAT) || rc=1; \
 	 echo "style: bad-input matrix"; \
 	 $(TOP)/scripts/check-bad-input.sh || rc=1; \
 	 echo "style: clang-format"; \
@@ -370,13 +399,18 @@ style: $(KSRC)/.stamp
 	 $(TOP)/scripts/check-portable.sh $(BUILD) || rc=1; \
 	 echo "style: no build without GENL_MCAST_CAP_NET_ADMIN"; \
 	 $(TOP)/scripts/check-mcast-cap.sh $(GUEST_KDIR) || rc=1; \
-	 echo "style: sparse (C=2)"; \
-	 $(MAKE) -C $(GUEST_KDIR) M=$(TOP) C=2 modules >$(BUILD)/sparse.log 2>&1 || rc=1; \
-	 ! grep -E '(warning|error):' $(BUILD)/sparse.log || rc=1; \
-	 echo "style: W=1"; \
-	 $(MAKE) -C $(GUEST_KDIR) M=$(TOP) W=1 modules >$(BUILD)/w1.log 2>&1 || rc=1; \
-	 ! grep -E '(warning|error):' $(BUILD)/w1.log || rc=1; \
-	 $(MAKE) -C $(GUEST_KDIR) M=$(TOP) modules >/dev/null 2>&1; \
+	 for s in $(STYLE_SERIES); do \
+		v=$$(BUILD=$(BUILD) KSERIES=$$s KFLAVOUR=amd64 \
+		     $(TOP)/scripts/guest-kernel.sh kver) || { rc=1; continue; }; \
+		k=/usr/src/linux-headers-$$v t=$(BUILD)/style-$$s; \
+		mkdir -p $$t && rsync -a --relative $(DKMS_FILES) $$t/; \
+		echo "style: sparse (C=2), $$v"; \
+		$(MAKE) -C $$k M=$$t C=2 modules >$(BUILD)/sparse-$$s.log 2>&1 || rc=1; \
+		! grep -E '(warning|error):' $(BUILD)/sparse-$$s.log || rc=1; \
+		echo "style: W=1, $$v"; \
+		$(MAKE) -C $$k M=$$t W=1 modules >$(BUILD)/w1-$$s.log 2>&1 || rc=1; \
+		! grep -E '(warning|error):' $(BUILD)/w1-$$s.log || rc=1; \
+	 done; \
 	 if [ $$rc = 0 ]; then echo "style: clean"; else echo "style: FAILED"; fi; \
 	 exit $$rc
 

@@ -18,7 +18,10 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
+#include <trace/events/sched.h>
+#include <trace/events/task.h>
 
+#include "compat.h"
 #include "profil.h"
 
 static void profil_probe_fork(void *data, struct task_struct *parent,
@@ -54,6 +57,26 @@ static void profil_probe_exit(void *data, struct task_struct *task)
 		profil_session_exit(task);
 }
 
+/*
+ * None of these tracepoints is exported to modules (neither 6.1's nor
+ * 6.12's Module.symvers has their __tracepoint_<tp>), so the probes
+ * cannot be registered with register_trace_<tp>(), which would check
+ * their types: they are found by name and registered as void *.
+ * <trace/events/sched.h> and <trace/events/task.h> still declare, from the TP_PROTO of the kernel
+ * built against, check_trace_callback_type_<tp>(), whose one parameter
+ * has the type the tracepoint calls its probes with. PROFIL_PROBE()
+ * compares @fn's type with it and adds zero to the name if they are the
+ * same; otherwise the build fails ("negative width in bit-field", in
+ * expansion of PROFIL_PROBE(@tp, @fn)).
+ */
+#define PROFIL_PROBE(tp, fn)                                           \
+	{                                                              \
+		.name = #tp + BUILD_BUG_ON_ZERO(!__same_type(          \
+				      &check_trace_callback_type_##tp, \
+				      void (*)(typeof(fn) *))),        \
+		.func = fn,                                            \
+	}
+
 /* The lifecycle probes stay registered while the module is loaded. */
 #define PROFIL_LIFECYCLE_PROBES 4
 
@@ -62,12 +85,12 @@ static struct profil_probe {
 	void *func;
 	struct tracepoint *tp;
 } profil_probes[] = {
-	{ .name = "sched_process_fork", .func = profil_probe_fork },
-	{ .name = "task_newtask", .func = profil_probe_newtask },
-	{ .name = "sched_process_exec", .func = profil_probe_exec },
-	{ .name = "sched_process_exit", .func = profil_probe_exit },
+	PROFIL_PROBE(sched_process_fork, profil_probe_fork),
+	PROFIL_PROBE(task_newtask, profil_probe_newtask),
+	PROFIL_PROBE(sched_process_exec, profil_probe_exec),
+	PROFIL_PROBE(sched_process_exit, profil_probe_exit),
 	/* Registered only while a session uses the scheduler-tick clock. */
-	{ .name = "sched_stat_runtime", .func = profil_tick_runtime },
+	PROFIL_PROBE(sched_stat_runtime, profil_probe_stat_runtime),
 };
 
 static struct profil_probe *const profil_tick_probe =

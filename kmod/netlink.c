@@ -27,6 +27,7 @@
 #include <linux/uaccess.h>
 #include <net/genetlink.h>
 
+#include "compat.h"
 #include "profil.h"
 
 enum profil_nl_groups {
@@ -655,18 +656,18 @@ nla_put_failure:
 static int profil_nl_dump_regions(struct sk_buff *skb,
 				  struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr **attrs = profil_dump_attrs(cb);
 	const struct profil_params *p;
 	struct profil_regions *rs;
 	struct profil_session *s;
 	struct task_struct *task;
 	int err;
 
-	task = profil_nl_target_attrs(info->attrs, cb->extack);
+	task = profil_nl_target_attrs(attrs, cb->extack);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	/* Regions are addresses: as START's, not as GET's. */
-	err = profil_nl_check_control(task, info->attrs[PROFIL_ATTR_PID],
+	err = profil_nl_check_control(task, attrs[PROFIL_ATTR_PID],
 				      cb->extack);
 	if (err) {
 		put_task_struct(task);

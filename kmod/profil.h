@@ -384,8 +384,7 @@ static inline bool profil_region_used(const struct profil_regions *rs,
 
 /* sampler.c */
 bool profil_rides_tick(u32 rate);
-void profil_tick_runtime(void *data, struct task_struct *task, u64 runtime,
-			 u64 vruntime);
+void profil_tick_runtime(struct task_struct *task, u64 pending);
 struct perf_event *profil_sampler_create(struct profil_thread *t, u32 rate,
 					 bool random_first);
 int profil_sampler_set_rate(struct perf_event *event, u32 rate);

@@ -26,11 +26,9 @@
 #include <linux/random.h>
 #include <asm/irq_regs.h>
 #include <linux/sched.h>
-#include <linux/sched/rt.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
-#include <linux/version.h>
 
 #include "profil.h"
 
@@ -397,44 +395,20 @@ void profil_period_restore(struct callback_head *head)
 	module_put(THIS_MODULE);
 }
 
-/*
- * Before 6.8 ("sched: Unify runtime accounting across classes"), the rt
- * and deadline classes fire sched_stat_runtime before they add the
- * runtime to sum_exec_runtime (update_curr_rt(), update_curr_dl()); the
- * fair class, and every class since, after.
- */
-#define PROFIL_RT_RUNTIME_AFTER_TRACE \
-	(LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0))
-
-/*
- * @task's CPU time with @runtime, this update, in. Without the rt and
- * deadline case their threads would be sampled a tick late, and a thread
- * that lives less than a tick never. rt_task() is true for both classes
- * (and for a thread boosted into one), whose tasks have prio < MAX_RT_PRIO.
- */
-static u64 profil_runtime_now(struct task_struct *task, u64 runtime)
-{
-	if (PROFIL_RT_RUNTIME_AFTER_TRACE && rt_task(task))
-		return task->se.sum_exec_runtime + runtime;
-	return task->se.sum_exec_runtime;
-}
-
 /**
  * profil_tick_runtime() - clock two, at or below HZ: the scheduler tick
- * @data: unused
  * @task: the task whose runtime was just updated
- * @runtime: CPU time since the last update, in ns
- * @vruntime: unused
+ * @pending: runtime of this update not yet in its sum_exec_runtime
  *
- * A probe on the sched_stat_runtime tracepoint, which update_curr() hits
- * from every scheduler tick. In hard interrupt context for current it
- * samples the interrupted registers each time the thread's CPU time
- * crosses a sampling period, so the sample costs no interrupt of its own.
- * Other calls (from schedule(), wakeups in process context) return at
- * once.
+ * Called by the probe on the sched_stat_runtime tracepoint,
+ * profil_probe_stat_runtime() (its prototype follows the kernel series:
+ * compat.h), which update_curr() hits from every scheduler tick. In hard
+ * interrupt context for current it samples the interrupted registers
+ * each time the thread's CPU time crosses a sampling period, so the
+ * sample costs no interrupt of its own. Other calls (from schedule(),
+ * wakeups in process context) return at once.
  */
-void profil_tick_runtime(void *data, struct task_struct *task, u64 runtime,
-			 u64 vruntime)
+void profil_tick_runtime(struct task_struct *task, u64 pending)
 {
 	const struct profil_params *p;
 	struct profil_thread *t;
@@ -449,7 +423,7 @@ void profil_tick_runtime(void *data, struct task_struct *task, u64 runtime,
 	if (!p || !profil_rides_tick(p->rate))
 		return;
 
-	now = profil_runtime_now(task, runtime);
+	now = task->se.sum_exec_runtime + pending;
 	if (now < t->next_sample)
 		return;
 	period = NSEC_PER_SEC / p->rate;

@@ -4,20 +4,30 @@
 # Resolve, download and unpack the Debian kernel the guest boots.
 #
 #   guest-kernel.sh kver    print the kernel release, e.g. 6.1.0-57-amd64
+#                           or (KSERIES=6.12) 6.12.117+deb12-amd64
 #   guest-kernel.sh fetch   download and unpack it (cached), then print
 #                           KVER=, VMLINUZ= and MODDIR= lines for eval
 #
-# The ABI comes from the linux-image-$KFLAVOUR metapackage and is never
-# hard-coded. The apt-cache answer is cached in $BUILD/guest/ until apt's
-# package cache changes. GUEST_KVER, GUEST_VMLINUZ and GUEST_MODDIR
-# override everything (a locally built debug kernel, say).
+# KSERIES is the kernel series, 6.1 (Debian 12's own, the default) or
+# 6.12 (from bookworm-security); KFLAVOUR the flavour. The ABI comes from
+# the metapackage, linux-image-$KFLAVOUR for 6.1 and
+# linux-image-$KSERIES-$KFLAVOUR for the others, and is never hard-coded;
+# a release not of the series asked for is an error. The apt-cache answer
+# is cached in $BUILD/guest/ until apt's package cache changes.
+# GUEST_KVER, GUEST_VMLINUZ and GUEST_MODDIR override everything (a
+# locally built debug kernel, say).
 set -euo pipefail
 
+KSERIES=${KSERIES:-6.1}
 KFLAVOUR=${KFLAVOUR:-amd64}
 # "rt" means rt-amd64, "cloud" cloud-amd64.
 case $KFLAVOUR in
 amd64|*-amd64) ;;
 *) KFLAVOUR=$KFLAVOUR-amd64 ;;
+esac
+case $KSERIES in
+6.1)	META=linux-image-$KFLAVOUR ;;
+*)	META=linux-image-$KSERIES-$KFLAVOUR ;;
 esac
 BUILD=${BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build}
 GDIR=$BUILD/guest
@@ -27,7 +37,7 @@ die() { echo "guest-kernel: $*" >&2; exit 1; }
 
 kver()
 {
-	local cache=$GDIR/kver-$KFLAVOUR pkg
+	local cache=$GDIR/kver-$KSERIES-$KFLAVOUR pkg v
 
 	if [ -n "${GUEST_KVER:-}" ]; then
 		echo "$GUEST_KVER"
@@ -37,11 +47,16 @@ kver()
 		cat "$cache"
 		return
 	fi
-	pkg=$(apt-cache depends "linux-image-$KFLAVOUR" 2>/dev/null |
-	      awk '/Depends: linux-image-/ { print $2; exit }')
-	[ -n "$pkg" ] || die "cannot resolve linux-image-$KFLAVOUR (apt-get update?)"
+	pkg=$(apt-cache depends "$META" 2>/dev/null |
+	      awk '/Depends: linux-image-/ { print $2; exit }') || true
+	[ -n "$pkg" ] || die "cannot resolve $META (apt-get update?)"
+	v=${pkg#linux-image-}
+	case $v in
+	"$KSERIES".*) ;;
+	*) die "$META names $v, not a $KSERIES kernel" ;;
+	esac
 	mkdir -p "$GDIR"
-	echo "${pkg#linux-image-}" > "$cache.tmp"
+	echo "$v" > "$cache.tmp"
 	mv "$cache.tmp" "$cache"
 	cat "$cache"
 }

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Install every build and test dependency from Debian's packages.
-# Idempotent and quick when everything is present. The guest kernel ABI is
-# resolved from the linux-image-$KFLAVOUR metapackage, never hard-coded.
+# Idempotent and quick when everything is present. Kernel ABIs are
+# resolved from the metapackages (scripts/guest-kernel.sh), never
+# hard-coded.
 set -euo pipefail
 
 PKGS=(build-essential g++ pkg-config perl python3 bc cpio kmod
@@ -13,7 +14,7 @@ PKGS=(build-essential g++ pkg-config perl python3 bc cpio kmod
       linux-headers-amd64 linux-source-6.1 xz-utils
       flex bison linux-perf
       libprotobuf-c-dev protobuf-c-compiler golang-go
-      valgrind chromium gcc-aarch64-linux-gnu tmux)
+      valgrind chromium gcc-aarch64-linux-gnu libc6-dev-arm64-cross tmux)
 
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -24,19 +25,41 @@ for p in "${PKGS[@]}"; do
 		missing+=("$p")
 done
 
-# The headers of the kernel the guest boots (linux-image-$KFLAVOUR, see
-# scripts/guest-kernel.sh): the metapackage may name a newer ABI than the
-# installed linux-headers-amd64, and other flavours need theirs.
-guest_kver=$("$(dirname "$0")/guest-kernel.sh" kver 2>/dev/null || true)
-if [ -n "$guest_kver" ] && [ -z "${GUEST_KDIR:-}" ] &&
-   ! dpkg-query -W -f='${Status}' "linux-headers-$guest_kver" 2>/dev/null |
-	grep -q 'ok installed'; then
-	missing+=("linux-headers-$guest_kver")
-fi
+# Kernel headers, by release: those of both series' amd64 kernels (make
+# style builds against each) and those of the kernel the guest boots
+# (KSERIES, KFLAVOUR; none for the debug kernel or a GUEST_KDIR of one's
+# own). The metapackage may name a newer ABI than the one installed. A
+# release apt cannot resolve yet (no 6.12 before apt-get update on a
+# fresh machine) is resolved again after the update.
+updated=
+apt_update()
+{
+	[ -z "$updated" ] || return 0
+	$SUDO apt-get update -qq
+	updated=1
+}
+
+kver_of()
+{
+	KSERIES=$1 KFLAVOUR=$2 "$(dirname "$0")/guest-kernel.sh" kver 2>/dev/null
+}
+
+kernels=("6.1 amd64" "6.12 amd64")
+[ "${KFLAVOUR:-amd64}" = debug ] || [ -n "${GUEST_KDIR:-}" ] ||
+	kernels+=("${KSERIES:-6.1} ${KFLAVOUR:-amd64}")
+for k in "${kernels[@]}"; do
+	read -r series flavour <<<"$k"
+	v=$(kver_of "$series" "$flavour") || { apt_update; v=$(kver_of "$series" "$flavour"); } ||
+		{ echo "install-deps: no $series kernel for $flavour" >&2; exit 1; }
+	dpkg-query -W -f='${Status}' "linux-headers-$v" 2>/dev/null |
+		grep -q 'ok installed' || missing+=("linux-headers-$v")
+done
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 
+# Without duplicates (both series' amd64 may be the guest's too).
+mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+apt_update
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -9,6 +9,7 @@
 # usage: tests/qemu/run.sh [ENTRY...]
 #
 # Environment (all optional; see Documentation/testing.rst):
+#   KSERIES      kernel series, 6.1 (default) or 6.12
 #   KFLAVOUR     Debian kernel flavour (amd64; rt-amd64, ...)
 #   GUEST_VMLINUZ, GUEST_MODDIR, GUEST_KVER   boot a kernel of your own
 #   MODULE       module to load (kmod/profil.ko)
@@ -53,7 +54,9 @@ eval "$("$TOP/scripts/guest-kernel.sh" fetch)"
 mkdir -p "$QDIR"
 
 # The initramfs: busybox, /init and the modules 9p needs, in load order.
-# Modules missing from MODDIR (or no MODDIR: "none") count as built in.
+# Modules missing from MODDIR (or no MODDIR: "none") count as built in
+# (6.12 has virtio and virtio_pci built in, and fscache in netfs).
+# Compressed ones (6.12's .ko.xz) go in uncompressed, for busybox's insmod.
 build_initrd()
 {
 	local out=$1 st m f
@@ -65,9 +68,14 @@ build_initrd()
 	for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev \
 		 virtio_pci netfs fscache 9pnet 9pnet_virtio 9p; do
 		[ -d "${MODDIR:-}" ] || continue
-		f=$(find "$MODDIR" -name "$m.ko" | head -1)
+		f=$(find "$MODDIR" \( -name "$m.ko" -o -name "$m.ko.xz" \
+			-o -name "$m.ko.gz" \) | head -1)
 		[ -n "$f" ] || continue
-		cp "$f" "$st/modules/"
+		case $f in
+		*.xz)	xz -dc "$f" ;;
+		*.gz)	gzip -dc "$f" ;;
+		*)	cat "$f" ;;
+		esac >"$st/modules/$m.ko"
 		echo "$m" >>"$st/modules/order"
 	done
 	touch "$st/modules/order"

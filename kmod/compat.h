@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where the kernel series profil.ko is built and tested for differ:
+ * Debian 12's 6.1 and 6.12. Each difference gets one name here, and the
+ * LINUX_VERSION_CODE checks stay in this file; the rest of the module
+ * uses the names.
+ *
+ * Other series (neither built nor tested; what they would need):
+ *
+ * - 6.6 is 6.12 for the dump attributes (genl_info_dump() came in 6.6)
+ *   and 6.1 for sched_stat_runtime (vruntime went in 6.8): the checks
+ *   below already say so.
+ * - 5.15 is 6.1 here. Beyond this file it lacks x86's
+ *   unsafe_try_cmpxchg_user() (5.19), for which sampler.c falls back to
+ *   plain adds, and it would need GENL_MCAST_CAP_NET_ADMIN backported to
+ *   its stable release: netlink.c does not build without it.
+ */
+#ifndef _PROFIL_COMPAT_H
+#define _PROFIL_COMPAT_H
+
+#include <linux/sched.h>
+#include <linux/sched/rt.h>
+#include <linux/types.h>
+#include <linux/version.h>
+#include <net/genetlink.h>
+
+#include "profil.h"
+
+/*
+ * The parsed attributes of a dump request: since 6.6 in the struct
+ * genl_info the dump info carries, before in the dump info itself.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+static inline struct nlattr **profil_dump_attrs(struct netlink_callback *cb)
+{
+	return genl_info_dump(cb)->attrs;
+}
+#else
+static inline struct nlattr **profil_dump_attrs(struct netlink_callback *cb)
+{
+	return genl_dumpit_info(cb)->attrs;
+}
+#endif
+
+/*
+ * The sched_stat_runtime probe. 6.8 ("sched: Unify runtime accounting
+ * across classes") took the vruntime argument out of its TP_PROTO, and
+ * made every scheduler class fire it after adding the runtime to
+ * sum_exec_runtime. Before, the fair class fires it after, but the rt
+ * and deadline classes before (update_curr_rt(), update_curr_dl()): for
+ * their threads (rt_task(), prio below MAX_RT_PRIO, boosted ones too) the
+ * runtime is still pending, and a sampler that read the sum alone would
+ * sample them a tick late, and one living a tick or less almost never.
+ * The probe's type is checked against the kernel's at build time
+ * (lifecycle.c).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+static inline void
+profil_probe_stat_runtime(void *data, struct task_struct *task, u64 runtime)
+{
+	profil_tick_runtime(task, 0);
+}
+#else
+static inline void profil_probe_stat_runtime(void *data,
+					     struct task_struct *task,
+					     u64 runtime, u64 vruntime)
+{
+	profil_tick_runtime(task, rt_task(task) ? runtime : 0);
+}
+#endif
+
+#endif /* _PROFIL_COMPAT_H */
