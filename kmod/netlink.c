@@ -667,8 +667,7 @@ static int profil_nl_dump_regions(struct sk_buff *skb,
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	/* Regions are addresses: as START's, not as GET's. */
-	err = profil_nl_check_control(task, attrs[PROFIL_ATTR_PID],
-				      cb->extack);
+	err = profil_nl_check_control(task, attrs[PROFIL_ATTR_PID], cb->extack);
 	if (err) {
 		put_task_struct(task);
 		return err;
