@@ -15,6 +15,8 @@
 #   MODULE       module to load (kmod/profil.ko)
 #   KSFT_INSTALL directory of installed selftests, copied to the run dir
 #   VCPUS (2), MEM (1G), ACCEL (auto|kvm|tcg), KCMDLINE, QEMU_ARGS
+#   TCG_THREAD   single: TCG runs every vCPU in one host thread (the
+#                Makefile's default on 6.12); empty: QEMU's (one each)
 #   TIMEOUT      overall seconds (default: (90 + per-test timeout * entries)
 #                * TIMEOUT_SCALE)
 #   TIMEOUT_SCALE multiplies every timeout (1; a slow debug kernel: more)
@@ -36,6 +38,7 @@ MEM=${MEM:-1G}
 ACCEL=${ACCEL:-auto}
 KCMDLINE=${KCMDLINE:-}
 QEMU_ARGS=${QEMU_ARGS:-}
+TCG_THREAD=${TCG_THREAD:-}
 RUN_NAME=${RUN_NAME:-check}
 COUNTS=${COUNTS:-}
 TIMEOUT_SCALE=${TIMEOUT_SCALE:-1}
@@ -93,13 +96,14 @@ fi
 # qemu_boot RUNDIR ACCEL SECONDS: boot once; returns QEMU's (or timeout's) status.
 qemu_boot()
 {
-	local run=$1 accel=$2 secs=$3 cpu=max
+	local run=$1 accel=$2 secs=$3 cpu=max opts=
 
 	[ "$accel" = kvm ] && cpu=host
+	[ "$accel" != tcg ] || [ -z "$TCG_THREAD" ] || opts=,thread=$TCG_THREAD
 	# shellcheck disable=SC2086
 	timeout -k 5 "$secs" qemu-system-x86_64 \
 		-nodefaults -no-user-config -machine q35 \
-		-accel "$accel" -cpu "$cpu" -smp "$VCPUS" -m "$MEM" \
+		-accel "$accel$opts" -cpu "$cpu" -smp "$VCPUS" -m "$MEM" \
 		-kernel "$VMLINUZ" -initrd "$INITRD" \
 		-append "console=ttyS0 panic=-1 rdinit=/init $KCMDLINE" \
 		-display none -serial "file:$run/console.log" -monitor none \
@@ -155,7 +159,7 @@ accel=$(pick_accel)
 } >"$RUN/env"
 : >"$RUN/tap.log"
 
-echo "# guest: linux $KVER, $accel, $VCPUS vCPUs, $MEM, timeout ${TIMEOUT}s"
+echo "# guest: linux $KVER, $accel${TCG_THREAD:+ ($TCG_THREAD thread)}, $VCPUS vCPUs, $MEM, timeout ${TIMEOUT}s"
 start=$(date +%s)
 qemu_boot "$RUN" "$accel" "$TIMEOUT" &
 qpid=$!
