@@ -3,14 +3,16 @@
 #
 # Every function the module's documentation and comments name as
 # profil_name() must exist: a definition, prototype or function-like
-# macro in kmod/, libprofil/ or the UAPI header. A name left behind by a
+# macro in kmod/, libprofil/, the UAPI header or the selftests' headers
+# (the tests' own model of the PC to counter rule). A name left behind by a
 # rename fails here.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 
-src=(kmod/*.c kmod/*.h libprofil/*.c libprofil/*.h include/uapi/linux/profil.h)
+src=(kmod/*.c kmod/*.h libprofil/*.c libprofil/*.h include/uapi/linux/profil.h
+     tests/selftests/profil/*.h)
 said=(Documentation/kmod/*.rst kmod/*.c kmod/*.h)
 
 defs=$(grep -ohE '^([a-z_].*[ *]|#define )?profil_[a-z0-9_]+\(' "${src[@]}" |
