@@ -882,12 +882,39 @@ static void fork_reap(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
+/*
+ * Run on this CPU only, SCHED_FIFO (not inherited): a child or thread
+ * made now does not run before this thread lets it, so that this thread
+ * can write its fail-nth first. @cpus keeps the affinity to restore.
+ */
+static int pin_fifo(cpu_set_t *cpus)
+{
+	struct sched_param rt = { .sched_priority = 1 };
+	cpu_set_t one;
+
+	if (sched_getaffinity(0, sizeof(*cpus), cpus))
+		return -1;
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return -1;
+	return sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &rt);
+}
+
+/* Back to SCHED_OTHER on the CPUs of @cpus. */
+static void unpin(const cpu_set_t *cpus)
+{
+	struct sched_param other = {};
+
+	sched_setscheduler(0, SCHED_OTHER, &other);
+	sched_setaffinity(0, sizeof(*cpus), cpus);
+}
+
 TEST_F_TIMEOUT(fault, fork_attach, 240)
 {
-	struct sched_param rt = { .sched_priority = 1 }, other = {};
 	unsigned int n, left, injected = 0, unprofiled = 0;
 	struct pnl_status st;
-	cpu_set_t cpus, one;
+	cpu_set_t cpus;
 	pid_t pid;
 	int err;
 
@@ -908,12 +935,7 @@ TEST_F_TIMEOUT(fault, fork_attach, 240)
 		note("fork attach: checked once, no failure injected");
 		return;
 	}
-	ASSERT_EQ(0, sched_getaffinity(0, sizeof(cpus), &cpus));
-	CPU_ZERO(&one);
-	CPU_SET(sched_getcpu(), &one);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
-	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK,
-					&rt));
+	ASSERT_EQ(0, pin_fifo(&cpus));
 	for (n = 1; n <= WALK_MAX; n++) {
 		pid = fork_stopped(_metadata, n, &left);
 		err = pnl_get(&self->nl, pid, &st);
@@ -932,8 +954,7 @@ TEST_F_TIMEOUT(fault, fork_attach, 240)
 		ASSERT_EQ(0, err);
 		EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
 	}
-	sched_setscheduler(0, SCHED_OTHER, &other);
-	sched_setaffinity(0, sizeof(cpus), &cpus);
+	unpin(&cpus);
 	ASSERT_LE(n, WALK_MAX);
 	note("fork attach, in the child: %u failures injected, %u children not profiled",
 	       injected, unprofiled);
@@ -1023,12 +1044,11 @@ static int start_spin(FIXTURE_DATA(fault) *self, uint16_t *buf, uint32_t rate)
 
 TEST_F_TIMEOUT(fault, thread_attach, 240)
 {
-	struct sched_param rtp = { .sched_priority = 1 }, other = {};
 	unsigned int n, left, injected = 0, unprofiled = 0;
 	struct raw_thread rt = {};
 	uint64_t before, after;
 	struct pnl_status st;
-	cpu_set_t cpus, one;
+	cpu_set_t cpus;
 
 	rt.efd = eventfd(0, 0);
 	ASSERT_LE(0, rt.efd);
@@ -1043,12 +1063,7 @@ TEST_F_TIMEOUT(fault, thread_attach, 240)
 		note("thread attach: checked once, no failure injected");
 		return;
 	}
-	ASSERT_EQ(0, sched_getaffinity(0, sizeof(cpus), &cpus));
-	CPU_ZERO(&one);
-	CPU_SET(sched_getcpu(), &one);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
-	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK,
-					&rtp));
+	ASSERT_EQ(0, pin_fifo(&cpus));
 	for (n = 1; n <= WALK_MAX; n++) {
 		before = buf_sum(self->buf);
 		left = raw_thread_run(_metadata, &rt, n);
@@ -1060,8 +1075,7 @@ TEST_F_TIMEOUT(fault, thread_attach, 240)
 		injected++;
 		unprofiled += before == after;
 	}
-	sched_setscheduler(0, SCHED_OTHER, &other);
-	sched_setaffinity(0, sizeof(cpus), &cpus);
+	unpin(&cpus);
 	ASSERT_LE(n, WALK_MAX);
 	note("thread attach, in the thread: %u failures injected, %u threads not profiled",
 	     injected, unprofiled);

@@ -23,6 +23,7 @@
 
 #include "kselftest_harness.h"
 #include "profil_nl.h"
+#include "profil_util.h"
 
 #ifndef PROFIL_CTL
 #define PROFIL_CTL "profil-ctl"
@@ -433,20 +434,6 @@ static int ctl_nobody(const struct stage *s, const char *const *args,
 		      char *out, char *err)
 {
 	return ctl_as(NOBODY, s->ctl, args, out, err);
-}
-
-/* Yama's kernel.yama.ptrace_scope, 0 without Yama. */
-static int ptrace_scope(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "r");
-	int scope = 0;
-
-	if (f) {
-		if (fscanf(f, "%d", &scope) != 1)
-			scope = 0;
-		fclose(f);
-	}
-	return scope;
 }
 
 /*

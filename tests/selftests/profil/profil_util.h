@@ -1,15 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the profil selftests share beyond the protocol client: the
- * monotonic and CPU-time clocks, and the accounting identity every
- * session must satisfy.
+ * monotonic and CPU-time clocks, the accounting identity every session
+ * must satisfy, and Yama's ptrace scope.
  * Include it after profil_nl.h (or profil_lib.h).
  */
 #ifndef PROFIL_SELFTEST_UTIL_H
 #define PROFIL_SELFTEST_UTIL_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
+
+/* Yama's kernel.yama.ptrace_scope, 0 without Yama. */
+static inline int ptrace_scope(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "r");
+	int scope = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &scope) != 1)
+			scope = 0;
+		fclose(f);
+	}
+	return scope;
+}
 
 static inline double now(void)
 {

@@ -1011,20 +1011,6 @@ TEST(kernel_memory_charged_to_cgroup)
 	rmdir(dir);
 }
 
-/* Yama's kernel.yama.ptrace_scope, 0 without Yama. */
-static int ptrace_scope(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "r");
-	int scope = 0;
-
-	if (f) {
-		if (fscanf(f, "%d", &scope) != 1)
-			scope = 0;
-		fclose(f);
-	}
-	return scope;
-}
-
 static uint16_t child_counts[4096];
 
 /*
