@@ -169,6 +169,18 @@ static pid_t other_user(void)
 	_exit(pnl_stop(&nl, 0) ? 4 : 0);
 }
 
+/*
+ * Where the test is, with the seconds since it began: when the harness's
+ * timeout kills it, the last line says which wait it was in.
+ */
+static double stall_t0;
+
+static void step(const char *what)
+{
+	printf("# %6.2f s: %s\n", now() - stall_t0, what);
+	fflush(stdout);
+}
+
 /* After the kill: whatever is left ends too, or is killed. */
 static void reap(pid_t pid, double secs)
 {
@@ -193,6 +205,7 @@ TEST_F_TIMEOUT(stall, stalled_buffer_holds_up_no_one, STALL_TIMEOUT)
 
 	if (geteuid())
 		SKIP(return, "needs root for a second user and userfaultfd");
+	stall_t0 = now();
 	ASSERT_EQ(0, pnl_open(&nl));
 	ASSERT_EQ(0, pipe(fds));
 	stalled = fork();
@@ -213,6 +226,7 @@ TEST_F_TIMEOUT(stall, stalled_buffer_holds_up_no_one, STALL_TIMEOUT)
 	}
 
 	/* Its first tick is pending, and stays so: the write waits. */
+	step("started; waiting for its first tick to be pending");
 	for (end = now() + limit; now() < end; usleep(10000)) {
 		ASSERT_EQ(0, pnl_get(&nl, stalled, &st));
 		if (st.stats[PROFIL_STAT_PENDING])
@@ -225,18 +239,21 @@ TEST_F_TIMEOUT(stall, stalled_buffer_holds_up_no_one, STALL_TIMEOUT)
 	ASSERT_EQ(PROFIL_STATE_ACTIVE, st.state);
 
 	/* The buffer stays the same: a restart of the stalled process. */
+	step("pending; restarting it");
 	restart = request(stalled, 200, st.buf);
 	ASSERT_LE(0, restart);
 	status = wait_for(restart, limit);
 	EXPECT_EQ(0, status) TH_LOG("restart of the stalled process: %s",
 				    status == -1 ? "still waiting" : "failed");
 
+	step("another user's START and fork");
 	other = other_user();
 	ASSERT_LE(0, other);
 	status = wait_for(other, limit);
 	EXPECT_EQ(0, status) TH_LOG("another user's START and fork: %s",
 				    status == -1 ? "still waiting" : "failed");
 
+	step("STOP of the stalled process");
 	stop = request(stalled, 0, 0);
 	ASSERT_LE(0, stop);
 	status = wait_for(stop, limit);
@@ -251,6 +268,7 @@ TEST_F_TIMEOUT(stall, stalled_buffer_holds_up_no_one, STALL_TIMEOUT)
 		EXPECT_EQ(st.stats[PROFIL_STAT_TICKS], pnl_accounted(&st));
 	}
 
+	step("SIGKILL of the stalled process");
 	ASSERT_EQ(0, kill(stalled, SIGKILL));
 	status = wait_for(stalled, limit);
 	EXPECT_TRUE(status >= 0 && WIFSIGNALED(status) &&
@@ -261,6 +279,7 @@ TEST_F_TIMEOUT(stall, stalled_buffer_holds_up_no_one, STALL_TIMEOUT)
 		kill(stalled, SIGKILL);
 		waitpid(stalled, NULL, 0);
 	}
+	step("reaping");
 	reap(restart, limit);
 	reap(other, limit);
 	reap(stop, limit);
