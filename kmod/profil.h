@@ -273,8 +273,11 @@ void profil_session_stop(struct profil_session *s, int reason, u64 addr);
 void profil_session_stop_sync(struct profil_session *s, int reason);
 int profil_session_thread_add(struct profil_session *s,
 			      struct task_struct *task);
-int profil_session_thread_add_locked(struct profil_session *s,
-				     struct task_struct *task);
+struct profil_thread *profil_thread_alloc(struct profil_session *s,
+					  struct task_struct *task);
+void profil_thread_free(struct profil_thread *t);
+int profil_thread_clock(struct profil_session *s, struct profil_thread *t);
+void profil_thread_publish(struct profil_session *s, struct profil_thread *t);
 void profil_session_reap(struct profil_session *s);
 struct profil_thread *profil_session_thread(struct profil_session *s,
 					    struct task_struct *task);

@@ -377,25 +377,35 @@ static bool profil_session_has_thread(struct profil_session *s,
 	return found;
 }
 
-/* profil_session_thread_add() without the reaping; holds s->mutex. */
-int profil_session_thread_add_locked(struct profil_session *s,
-				     struct task_struct *task)
+/**
+ * profil_thread_alloc() - a record for one more thread, not yet published
+ * @s: the session
+ * @task: a thread of @s's process
+ *
+ * The record has its spare and its first sampling point, and no clock:
+ * profil_thread_clock() gives it one, profil_thread_publish() makes it
+ * the thread's. Context: process context, may sleep; holds s->mutex.
+ * Return: the record; NULL if @task needs none (the session stopped,
+ * @task is exiting or has one); or an ERR_PTR.
+ */
+struct profil_thread *profil_thread_alloc(struct profil_session *s,
+					  struct task_struct *task)
 {
 	struct profil_thread *t;
-	int err;
 	u32 rate;
 
 	if (!profil_session_is_active(s) || (task->flags & PF_EXITING) ||
 	    profil_session_has_thread(s, task))
-		return 0;
+		return NULL;
 
 	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
-		return -ENOMEM;
-	err = -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	t->spare = profil_attach_alloc();
-	if (!t->spare)
-		goto err_free;
+	if (!t->spare) {
+		kfree(t);
+		return ERR_PTR(-ENOMEM);
+	}
 	t->session = s;
 	t->task = task;
 	raw_spin_lock_init(&t->lock);
@@ -415,28 +425,76 @@ int profil_session_thread_add_locked(struct profil_session *s,
 	/* The timer clock's first point is random too: see the tick. */
 	t->event_short = true;
 	t->clock_generation = profil_session_params(s)->generation;
-	if (!profil_rides_tick(rate)) {
-		t->event = profil_sampler_create(t, rate, true);
-		if (IS_ERR(t->event)) {
-			err = PTR_ERR(t->event);
-			/* The thread exited under us: nothing to sample. */
-			if (err == -ESRCH)
-				err = 0;
-			goto err_free;
-		}
-	}
-	get_task_struct(task);
+	return t;
+}
+
+/* Free a record profil_thread_publish() never saw. */
+void profil_thread_free(struct profil_thread *t)
+{
+	kfree(t->spare);
+	kfree(t);
+}
+
+/**
+ * profil_thread_clock() - the timer clock for a record, if @s's rate needs it
+ * @s: the session
+ * @t: a record of @s, published or not
+ *
+ * The event can fire as soon as it is made. Context: process context,
+ * may sleep; holds s->mutex, which every change of t->event holds.
+ * Return: 0, -ESRCH if the thread exited (it needs no clock), or another
+ * negative errno.
+ */
+int profil_thread_clock(struct profil_session *s, struct profil_thread *t)
+{
+	u32 rate = profil_session_params(s)->rate;
+	struct perf_event *event;
+
+	if (profil_rides_tick(rate))
+		return 0;
+	event = profil_sampler_create(t, rate, true);
+	if (IS_ERR(event))
+		return PTR_ERR(event);
+	t->event = event;
+	return 0;
+}
+
+/**
+ * profil_thread_publish() - make a record its thread's
+ * @s: the session
+ * @t: from profil_thread_alloc()
+ *
+ * From here on the tick samples the thread, and the fork probe finds the
+ * record (and its spare) when the thread clones. Holds s->mutex.
+ */
+void profil_thread_publish(struct profil_session *s, struct profil_thread *t)
+{
+	get_task_struct(t->task);
 	kref_get(&s->ref);
 	list_add_tail_rcu(&t->node, &s->threads);
 	spin_lock(&profil_thread_table_lock);
-	hash_add_rcu(profil_thread_table, &t->tnode, (unsigned long)task);
+	hash_add_rcu(profil_thread_table, &t->tnode, (unsigned long)t->task);
 	spin_unlock(&profil_thread_table_lock);
-	return 0;
+}
 
-err_free:
-	kfree(t->spare);
-	kfree(t);
-	return err;
+/* profil_session_thread_add() without the reaping; holds s->mutex. */
+static int profil_session_thread_add_locked(struct profil_session *s,
+					    struct task_struct *task)
+{
+	struct profil_thread *t;
+	int err;
+
+	t = profil_thread_alloc(s, task);
+	if (IS_ERR_OR_NULL(t))
+		return PTR_ERR_OR_ZERO(t);
+	err = profil_thread_clock(s, t);
+	if (err) {
+		profil_thread_free(t);
+		/* The thread exited under us: nothing to sample. */
+		return err == -ESRCH ? 0 : err;
+	}
+	profil_thread_publish(s, t);
+	return 0;
 }
 
 /**
