@@ -381,7 +381,14 @@ void profil_period_restore(struct callback_head *head)
 
 	mutex_lock(&s->mutex);
 	p = rcu_dereference_protected(s->params, lockdep_is_held(&s->mutex));
-	if (t->event && !profil_rides_tick(p->rate)) {
+	/*
+	 * A stopped session's events only wait for its teardown. Exec stops
+	 * it, and under ptrace this runs inside execve() (ptrace_notify()),
+	 * where 6.12-rt's perf found the task's context inactive and warned
+	 * in event_function().
+	 */
+	if (t->event && profil_session_is_active(s) &&
+	    !profil_rides_tick(p->rate)) {
 		err = profil_sampler_set_rate(t->event, p->rate);
 		/* Else the short period stays, and its early overflows skipped. */
 		if (!err)
