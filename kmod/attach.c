@@ -69,22 +69,13 @@ static unsigned int profil_collect_threads(struct task_struct *leader,
 	return n;
 }
 
-/*
- * One pass of profil_session_attach_all() over the thread list: records
- * for the threads without one, all published before any gets its clock.
- * From its record's publication a thread's clones are attached by the
- * fork probe; a clock made first (perf's install is an IPI to the CPU
- * the thread runs on, slow under load or emulation) left each thread a
- * window to clone unseen in, and a chain of threads living a few
- * milliseconds kept cloning through pass after pass.
- */
+/* One pass of profil_session_attach_all() over the thread list. */
 static int profil_session_attach_pass(struct profil_session *s,
 				      struct task_struct *leader)
 {
-	struct profil_thread **recs = NULL;
 	struct task_struct **tasks;
 	unsigned int i, n, max;
-	int err = 0, ret;
+	int err;
 
 	/* Pairs with the barrier in profil_session_fork(). */
 	smp_mb();
@@ -101,39 +92,7 @@ static int profil_session_attach_pass(struct profil_session *s,
 			put_task_struct(tasks[i]);
 		kvfree(tasks);
 	}
-	recs = kvcalloc(n, sizeof(*recs), GFP_KERNEL | __GFP_NOWARN);
-	if (!recs) {
-		err = -ENOMEM;
-		goto out;
-	}
-	mutex_lock(&s->mutex);
-	profil_session_reap(s);
-	for (i = 0; i < n && !err; i++) {
-		recs[i] = profil_thread_alloc(s, tasks[i]);
-		if (IS_ERR(recs[i])) {
-			err = PTR_ERR(recs[i]);
-			recs[i] = NULL;
-		}
-	}
-	for (i = 0; i < n; i++) {
-		if (!recs[i])
-			continue;
-		if (err)
-			profil_thread_free(recs[i]);
-		else
-			profil_thread_publish(s, recs[i]);
-	}
-	/* A thread that exited meanwhile needs no clock; the reap takes it. */
-	for (i = 0; i < n && !err; i++) {
-		if (!recs[i])
-			continue;
-		ret = profil_thread_clock(s, recs[i]);
-		if (ret != -ESRCH)
-			err = ret;
-	}
-	mutex_unlock(&s->mutex);
-out:
-	kvfree(recs);
+	err = profil_session_add_threads(s, tasks, n);
 	for (i = 0; i < n; i++)
 		put_task_struct(tasks[i]);
 	kvfree(tasks);

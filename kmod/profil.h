@@ -149,9 +149,11 @@ struct profil_pending {
  * struct profil_thread - one profiled thread
  * @session: owning session (holds a reference)
  * @task: the thread (holds a reference)
- * @event: its task-clock event above HZ, else NULL; released in process
- *	context
- * @node: entry in @session->threads, under @session->lock
+ * @event: its task-clock event above HZ, else NULL; also NULL above HZ
+ *	between a start's publication of the record and the event's making,
+ *	or for a thread that exited first. Written under @session->mutex,
+ *	released in process context
+ * @node: entry in @session->threads, under @session->mutex
  * @lock: protects @pending and @nr_pending; taken in the tick with
  *	interrupts off and by the deferred writer
  * @pending: deferred writes not done yet
@@ -165,8 +167,10 @@ struct profil_pending {
  * @clock_generation: the &profil_params.generation @next_sample and
  *	@event_next were set for; a restart makes them stale
  * @event_short: @event was made with a random first period that has not
- *	been replaced by the real one yet; set before the event exists,
- *	cleared by @period_work (both as the thread itself), read in its tick
+ *	been replaced by the real one yet; set before the record is
+ *	published and the event made (by the starting task, or a restart's
+ *	clock change), cleared by @period_work as the thread itself, read
+ *	in its tick
  * @period_queued: @period_work was queued (only the thread's tick sets it)
  * @period_work: restores @event's real period, from process context
  * @tnode: entry in the thread table, for the scheduler-tick clock
@@ -273,11 +277,8 @@ void profil_session_stop(struct profil_session *s, int reason, u64 addr);
 void profil_session_stop_sync(struct profil_session *s, int reason);
 int profil_session_thread_add(struct profil_session *s,
 			      struct task_struct *task);
-struct profil_thread *profil_thread_alloc(struct profil_session *s,
-					  struct task_struct *task);
-void profil_thread_free(struct profil_thread *t);
-int profil_thread_clock(struct profil_session *s, struct profil_thread *t);
-void profil_thread_publish(struct profil_session *s, struct profil_thread *t);
+int profil_session_add_threads(struct profil_session *s,
+			       struct task_struct **tasks, unsigned int n);
 void profil_session_reap(struct profil_session *s);
 struct profil_thread *profil_session_thread(struct profil_session *s,
 					    struct task_struct *task);

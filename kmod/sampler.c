@@ -369,7 +369,8 @@ static void profil_tick_event(struct perf_event *event,
  * task_work callback, queued by the first overflow of an event made with
  * a random first period: process context, current == the thread. Under
  * the session's mutex, the event is the thread's (a stop, an exit or a
- * move to the scheduler-tick clock releases it and clears @t->event).
+ * move to the scheduler-tick clock releases it and clears @t->event); a
+ * stopped session's is left alone.
  */
 void profil_period_restore(struct callback_head *head)
 {
@@ -382,12 +383,13 @@ void profil_period_restore(struct callback_head *head)
 	mutex_lock(&s->mutex);
 	p = rcu_dereference_protected(s->params, lockdep_is_held(&s->mutex));
 	/*
-	 * A stopped session's events only wait for its teardown. Exec stops
-	 * it, and under ptrace this runs inside execve() (ptrace_notify()),
-	 * where 6.12-rt's perf found the task's context inactive and warned
-	 * in event_function().
+	 * A stopped session's events only wait for its teardown. A stop is
+	 * for good, so one after the check finds a live event still. Exec
+	 * stops it before this can run inside execve() (ptrace_notify() of a
+	 * traced thread), where perf has removed the exec'd task's context's
+	 * last event and deactivated it (a warning in event_function()).
 	 */
-	if (t->event && profil_session_is_active(s) &&
+	if (t->event && profil_session_is_active(s) && current->mm == s->mm &&
 	    !profil_rides_tick(p->rate)) {
 		err = profil_sampler_set_rate(t->event, p->rate);
 		/* Else the short period stays, and its early overflows skipped. */

@@ -377,23 +377,18 @@ static bool profil_session_has_thread(struct profil_session *s,
 	return found;
 }
 
-/**
- * profil_thread_alloc() - a record for one more thread, not yet published
- * @s: the session
- * @task: a thread of @s's process
- *
- * The record has its spare and its first sampling point, and no clock:
- * profil_thread_clock() gives it one, profil_thread_publish() makes it
- * the thread's. Context: process context, may sleep; holds s->mutex.
- * Return: the record; NULL if @task needs none (the session stopped,
- * @task is exiting or has one); or an ERR_PTR.
+/*
+ * A record for @task, neither published nor with a clock: its spare and
+ * its first sampling point. Return: the record; NULL if @task needs none
+ * (the session stopped, @task is exiting or has one); or an ERR_PTR.
  */
-struct profil_thread *profil_thread_alloc(struct profil_session *s,
-					  struct task_struct *task)
+static struct profil_thread *profil_thread_alloc(struct profil_session *s,
+						 struct task_struct *task)
 {
 	struct profil_thread *t;
 	u32 rate;
 
+	lockdep_assert_held(&s->mutex);
 	if (!profil_session_is_active(s) || (task->flags & PF_EXITING) ||
 	    profil_session_has_thread(s, task))
 		return NULL;
@@ -428,28 +423,26 @@ struct profil_thread *profil_thread_alloc(struct profil_session *s,
 	return t;
 }
 
-/* Free a record profil_thread_publish() never saw. */
-void profil_thread_free(struct profil_thread *t)
+/* Free a record that was never published. */
+static void profil_thread_discard(struct profil_thread *t)
 {
 	kfree(t->spare);
 	kfree(t);
 }
 
-/**
- * profil_thread_clock() - the timer clock for a record, if @s's rate needs it
- * @s: the session
- * @t: a record of @s, published or not
- *
- * The event can fire as soon as it is made. Context: process context,
- * may sleep; holds s->mutex, which every change of t->event holds.
- * Return: 0, -ESRCH if the thread exited (it needs no clock), or another
- * negative errno.
+/*
+ * Make @t's timer clock, if @s's rate needs one; @t may be published
+ * already (the event's handler only uses its own record). Every change
+ * of t->event holds s->mutex. Return: 0, -ESRCH if the thread exited (it
+ * needs no clock), or another negative errno.
  */
-int profil_thread_clock(struct profil_session *s, struct profil_thread *t)
+static int profil_thread_make_clock(struct profil_session *s,
+				    struct profil_thread *t)
 {
 	u32 rate = profil_session_params(s)->rate;
 	struct perf_event *event;
 
+	lockdep_assert_held(&s->mutex);
 	if (profil_rides_tick(rate))
 		return 0;
 	event = profil_sampler_create(t, rate, true);
@@ -459,22 +452,82 @@ int profil_thread_clock(struct profil_session *s, struct profil_thread *t)
 	return 0;
 }
 
-/**
- * profil_thread_publish() - make a record its thread's
- * @s: the session
- * @t: from profil_thread_alloc()
- *
- * From here on the tick samples the thread, and the fork probe finds the
- * record (and its spare) when the thread clones. Holds s->mutex.
+/*
+ * Make @t its thread's: from here on the tick samples the thread, and
+ * the fork probe finds the record (and its spare) when the thread clones.
  */
-void profil_thread_publish(struct profil_session *s, struct profil_thread *t)
+static void profil_thread_publish(struct profil_session *s,
+				  struct profil_thread *t)
 {
+	lockdep_assert_held(&s->mutex);
 	get_task_struct(t->task);
 	kref_get(&s->ref);
 	list_add_tail_rcu(&t->node, &s->threads);
 	spin_lock(&profil_thread_table_lock);
 	hash_add_rcu(profil_thread_table, &t->tnode, (unsigned long)t->task);
 	spin_unlock(&profil_thread_table_lock);
+}
+
+/**
+ * profil_session_add_threads() - records for the threads a pass found
+ * @s: the session
+ * @tasks: threads of @s's process
+ * @n: how many
+ *
+ * Every record is made first, all are published, and only then does each
+ * get its timer clock: from its publication a thread's clones are
+ * attached by the fork probe, while making a clock first (perf installs
+ * an event on a running task with an IPI to its CPU) left each thread a
+ * window to clone unseen in, which a chain of short-lived threads kept
+ * cloning through, pass after pass. A thread whose clock cannot be made
+ * is detached again; one that exited meanwhile keeps a record without a
+ * clock until the reap.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or the first negative errno.
+ */
+int profil_session_add_threads(struct profil_session *s,
+			       struct task_struct **tasks, unsigned int n)
+{
+	struct profil_thread **recs;
+	unsigned int i;
+	int err = 0, ret;
+
+	recs = kvcalloc(n, sizeof(*recs), GFP_KERNEL | __GFP_NOWARN);
+	if (!recs)
+		return -ENOMEM;
+	mutex_lock(&s->mutex);
+	profil_session_reap(s);
+	for (i = 0; i < n && !err; i++) {
+		recs[i] = profil_thread_alloc(s, tasks[i]);
+		if (IS_ERR(recs[i])) {
+			err = PTR_ERR(recs[i]);
+			recs[i] = NULL;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (!recs[i])
+			continue;
+		if (err) {
+			profil_thread_discard(recs[i]);
+			recs[i] = NULL;
+		} else {
+			profil_thread_publish(s, recs[i]);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (!recs[i])
+			continue;
+		ret = profil_thread_make_clock(s, recs[i]);
+		if (ret && ret != -ESRCH) {
+			/* Unsampled, but found again by the next pass. */
+			profil_thread_detach(recs[i]);
+			err = err ?: ret;
+		}
+	}
+	mutex_unlock(&s->mutex);
+	kvfree(recs);
+	return err;
 }
 
 /* profil_session_thread_add() without the reaping; holds s->mutex. */
@@ -487,9 +540,9 @@ static int profil_session_thread_add_locked(struct profil_session *s,
 	t = profil_thread_alloc(s, task);
 	if (IS_ERR_OR_NULL(t))
 		return PTR_ERR_OR_ZERO(t);
-	err = profil_thread_clock(s, t);
+	err = profil_thread_make_clock(s, t);
 	if (err) {
-		profil_thread_free(t);
+		profil_thread_discard(t);
 		/* The thread exited under us: nothing to sample. */
 		return err == -ESRCH ? 0 : err;
 	}
