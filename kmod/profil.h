@@ -275,20 +275,23 @@ int profil_session_start(struct task_struct *leader,
 			 const struct profil_params *req);
 void profil_session_stop(struct profil_session *s, int reason, u64 addr);
 void profil_session_stop_sync(struct profil_session *s, int reason);
-int profil_session_thread_add(struct profil_session *s,
-			      struct task_struct *task);
-int profil_session_add_threads(struct profil_session *s,
-			       struct task_struct **tasks, unsigned int n);
-void profil_session_reap(struct profil_session *s);
-struct profil_thread *profil_session_thread(struct profil_session *s,
-					    struct task_struct *task);
 void profil_session_exec(struct task_struct *task);
 void profil_session_exit(struct task_struct *task);
 void profil_session_stats(struct profil_session *s, u64 *out);
-void profil_thread_release(struct kref *ref);
-struct profil_thread *profil_thread_find(struct task_struct *task);
 struct profil_params *profil_params_dup(const struct profil_params *req);
 void profil_params_free(struct profil_params *p);
+
+/* thread.c */
+struct profil_thread *profil_thread_find(struct task_struct *task);
+struct profil_thread *profil_session_thread(struct profil_session *s,
+					    struct task_struct *task);
+void profil_thread_release(struct kref *ref);
+void profil_thread_detach(struct profil_thread *t);
+void profil_session_reap(struct profil_session *s);
+int profil_session_add_threads(struct profil_session *s,
+			       struct task_struct **tasks, unsigned int n);
+int profil_session_thread_add(struct profil_session *s,
+			      struct task_struct *task);
 
 /* attach.c */
 struct profil_attach *profil_attach_alloc(void);

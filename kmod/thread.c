@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Thread records: one per sampled thread of a session.
+ *
+ * A record (struct profil_thread) is made in process context, by a start's
+ * pass over the thread list or by a new thread attaching itself, and is
+ * published on its session's list and in the thread table, where the
+ * scheduler tick's probe finds it under RCU. Its timer clock (above HZ)
+ * is a perf event of its own. Records are added and removed under the
+ * session's mutex; the last reference frees one after an RCU grace period.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hashtable.h>
+#include <linux/mm.h>
+#include <linux/perf_event.h>
+#include <linux/random.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+
+#include "profil.h"
+
+#define PROFIL_THREAD_TABLE_BITS 8
+
+/*
+ * Threads by task, for the scheduler-tick clock: writers hold
+ * profil_thread_table_lock, the tick reads under RCU.
+ */
+static DEFINE_HASHTABLE(profil_thread_table, PROFIL_THREAD_TABLE_BITS);
+static DEFINE_SPINLOCK(profil_thread_table_lock);
+
+static void profil_thread_free_rcu(struct rcu_head *rcu)
+{
+	struct profil_thread *t = container_of(rcu, struct profil_thread, rcu);
+
+	kfree(t->spare);
+	kfree(t);
+}
+
+/*
+ * Context: any. A last put from the tick or the fork probe comes from
+ * t->task itself, so put_task_struct() does not free the task there.
+ */
+void profil_thread_release(struct kref *ref)
+{
+	struct profil_thread *t = container_of(ref, struct profil_thread, ref);
+
+	put_task_struct(t->task);
+	profil_session_put(t->session);
+	/* The spare's kfree() may sleep on PREEMPT_RT: free it from RCU. */
+	call_rcu(&t->rcu, profil_thread_free_rcu);
+}
+
+/**
+ * profil_thread_find() - the record of a sampled thread
+ * @task: the thread
+ *
+ * A stopped session's record may linger until its teardown work runs,
+ * next to the record of the session that replaced it: skip it.
+ *
+ * Context: an RCU read-side critical section, which the result is valid in.
+ * Return: the record, or NULL.
+ */
+struct profil_thread *profil_thread_find(struct task_struct *task)
+{
+	struct profil_thread *t;
+
+	hash_for_each_possible_rcu(profil_thread_table, t, tnode,
+				   (unsigned long)task)
+		if (t->task == task && profil_session_is_active(t->session))
+			return t;
+	return NULL;
+}
+
+/**
+ * profil_session_thread() - the record a session keeps for a thread
+ * @s: the session
+ * @task: the thread
+ *
+ * After a restart replaced a stopped session, the old record may still
+ * be in the table: only @s's counts.
+ *
+ * Context: an RCU read-side critical section, which the result is valid in.
+ * Return: the record, or NULL.
+ */
+struct profil_thread *profil_session_thread(struct profil_session *s,
+					    struct task_struct *task)
+{
+	struct profil_thread *t;
+
+	hash_for_each_possible_rcu(profil_thread_table, t, tnode,
+				   (unsigned long)task)
+		if (t->task == task && t->session == s)
+			return t;
+	return NULL;
+}
+
+/*
+ * Take @t off its session's list and the thread table, stop its clock and
+ * drop the list's reference. Caller holds @t->session->mutex.
+ */
+void profil_thread_detach(struct profil_thread *t)
+{
+	list_del_rcu(&t->node);
+	spin_lock(&profil_thread_table_lock);
+	hash_del_rcu(&t->tnode);
+	spin_unlock(&profil_thread_table_lock);
+	if (t->event)
+		profil_sampler_release(t->event);
+	/* A queued profil_period_restore() finds no event. */
+	t->event = NULL;
+	kref_put(&t->ref, profil_thread_release);
+}
+
+/* Drop records of threads that have exited. Caller holds s->mutex. */
+void profil_session_reap(struct profil_session *s)
+{
+	struct profil_thread *t, *tmp;
+
+	list_for_each_entry_safe(t, tmp, &s->threads, node)
+		if (t->task->flags & PF_EXITING)
+			profil_thread_detach(t);
+}
+
+static const struct profil_params *
+profil_session_params(struct profil_session *s)
+{
+	return rcu_dereference_protected(s->params, lockdep_is_held(&s->mutex));
+}
+
+static bool profil_session_has_thread(struct profil_session *s,
+				      struct task_struct *task)
+{
+	bool found;
+
+	rcu_read_lock();
+	found = profil_session_thread(s, task);
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * A record for @task, neither published nor with a clock: its spare and
+ * its first sampling point. Return: the record; NULL if @task needs none
+ * (the session stopped, @task is exiting or has one); or an ERR_PTR.
+ */
+static struct profil_thread *profil_thread_alloc(struct profil_session *s,
+						 struct task_struct *task)
+{
+	struct profil_thread *t;
+	u32 rate;
+
+	lockdep_assert_held(&s->mutex);
+	if (!profil_session_is_active(s) || (task->flags & PF_EXITING) ||
+	    profil_session_has_thread(s, task))
+		return NULL;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
+	if (!t)
+		return ERR_PTR(-ENOMEM);
+	t->spare = profil_attach_alloc();
+	if (!t->spare) {
+		kfree(t);
+		return ERR_PTR(-ENOMEM);
+	}
+	t->session = s;
+	t->task = task;
+	raw_spin_lock_init(&t->lock);
+	init_task_work(&t->twork, profil_deferred_write);
+	init_task_work(&t->refill_work, profil_attach_refill);
+	init_task_work(&t->period_work, profil_period_restore);
+	kref_init(&t->ref);
+
+	/*
+	 * The first sampling point falls anywhere in the first period: a
+	 * thread shorter than a period is then sampled in proportion to its
+	 * CPU time, not never.
+	 */
+	rate = profil_session_params(s)->rate;
+	t->next_sample = task->se.sum_exec_runtime + 1 +
+			 get_random_u32_below(NSEC_PER_SEC / rate);
+	/* The timer clock's first point is random too: see the tick. */
+	t->event_short = true;
+	t->clock_generation = profil_session_params(s)->generation;
+	return t;
+}
+
+/* Free a record that was never published. */
+static void profil_thread_discard(struct profil_thread *t)
+{
+	kfree(t->spare);
+	kfree(t);
+}
+
+/*
+ * Make @t's timer clock, if @s's rate needs one; @t may be published
+ * already (the event's handler only uses its own record). Every change
+ * of t->event holds s->mutex. Return: 0, -ESRCH if the thread exited (it
+ * needs no clock), or another negative errno.
+ */
+static int profil_thread_make_clock(struct profil_session *s,
+				    struct profil_thread *t)
+{
+	u32 rate = profil_session_params(s)->rate;
+	struct perf_event *event;
+
+	lockdep_assert_held(&s->mutex);
+	if (profil_rides_tick(rate))
+		return 0;
+	event = profil_sampler_create(t, rate, true);
+	if (IS_ERR(event))
+		return PTR_ERR(event);
+	t->event = event;
+	return 0;
+}
+
+/*
+ * Make @t its thread's: from here on the tick samples the thread, and
+ * the fork probe finds the record (and its spare) when the thread clones.
+ */
+static void profil_thread_publish(struct profil_session *s,
+				  struct profil_thread *t)
+{
+	lockdep_assert_held(&s->mutex);
+	get_task_struct(t->task);
+	kref_get(&s->ref);
+	list_add_tail_rcu(&t->node, &s->threads);
+	spin_lock(&profil_thread_table_lock);
+	hash_add_rcu(profil_thread_table, &t->tnode, (unsigned long)t->task);
+	spin_unlock(&profil_thread_table_lock);
+}
+
+/**
+ * profil_session_add_threads() - records for the threads a pass found
+ * @s: the session
+ * @tasks: threads of @s's process
+ * @n: how many
+ *
+ * Every record is made first, all are published, and only then does each
+ * get its timer clock: from its publication a thread's clones are
+ * attached by the fork probe, while making a clock first (perf installs
+ * an event on a running task with an IPI to its CPU) left each thread a
+ * window to clone unseen in, which a chain of short-lived threads kept
+ * cloning through, pass after pass. A thread whose clock cannot be made
+ * is detached again; one that exited meanwhile keeps a record without a
+ * clock until the reap.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or the first negative errno.
+ */
+int profil_session_add_threads(struct profil_session *s,
+			       struct task_struct **tasks, unsigned int n)
+{
+	struct profil_thread **recs;
+	unsigned int i;
+	int err = 0, ret;
+
+	recs = kvcalloc(n, sizeof(*recs), GFP_KERNEL | __GFP_NOWARN);
+	if (!recs)
+		return -ENOMEM;
+	mutex_lock(&s->mutex);
+	profil_session_reap(s);
+	for (i = 0; i < n && !err; i++) {
+		recs[i] = profil_thread_alloc(s, tasks[i]);
+		if (IS_ERR(recs[i])) {
+			err = PTR_ERR(recs[i]);
+			recs[i] = NULL;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (!recs[i])
+			continue;
+		if (err) {
+			profil_thread_discard(recs[i]);
+			recs[i] = NULL;
+		} else {
+			profil_thread_publish(s, recs[i]);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (!recs[i])
+			continue;
+		ret = profil_thread_make_clock(s, recs[i]);
+		if (ret && ret != -ESRCH) {
+			/* Unsampled, but found again by the next pass. */
+			profil_thread_detach(recs[i]);
+			err = err ?: ret;
+		}
+	}
+	mutex_unlock(&s->mutex);
+	kvfree(recs);
+	return err;
+}
+
+/* profil_session_thread_add() without the reaping; holds s->mutex. */
+static int profil_session_thread_add_locked(struct profil_session *s,
+					    struct task_struct *task)
+{
+	struct profil_thread *t;
+	int err;
+
+	t = profil_thread_alloc(s, task);
+	if (IS_ERR_OR_NULL(t))
+		return PTR_ERR_OR_ZERO(t);
+	err = profil_thread_make_clock(s, t);
+	if (err) {
+		profil_thread_discard(t);
+		/* The thread exited under us: nothing to sample. */
+		return err == -ESRCH ? 0 : err;
+	}
+	profil_thread_publish(s, t);
+	return 0;
+}
+
+/**
+ * profil_session_thread_add() - sample one more thread of the process
+ * @s: an active session
+ * @task: a thread of @s's process; adding it twice is harmless
+ *
+ * Context: process context, may sleep; the wait for the session's mutex
+ * is killable.
+ * Return: 0, or a negative errno if the thread's event cannot be made.
+ */
+int profil_session_thread_add(struct profil_session *s,
+			      struct task_struct *task)
+{
+	int err;
+
+	err = mutex_lock_killable(&s->mutex);
+	if (err)
+		return err;
+	profil_session_reap(s);
+	err = profil_session_thread_add_locked(s, task);
+	mutex_unlock(&s->mutex);
+	return err;
+}
