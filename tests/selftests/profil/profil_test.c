@@ -311,9 +311,13 @@ TEST_F(profil, index_formula)
 	 * The ret runs once, but TCG takes interrupts at block boundaries:
 	 * a tick whose handler outlasts the next period (KASAN, a starved
 	 * vCPU) returns to the ret and takes the next one there before it
-	 * runs. A few, not a share of the loop's.
+	 * runs. A few (4 once, on the debug kernel under a CI's load), not
+	 * a share of the loop's, which a wrong bin would draw: a third or
+	 * a half.
 	 */
-	EXPECT_LE(sum - in_loop, 3) TH_LOG("the ret runs once");
+	EXPECT_LE(sum - in_loop, 3 + in_loop / 10)
+		TH_LOG("the ret runs once: %lu ticks there, %lu in the loop",
+		       sum - in_loop, in_loop);
 	EXPECT_EQ(sum, st.stats[PROFIL_STAT_IN_RANGE]);
 	/* At least 100 ticks of the loop, all but the ret's on cmp or jmp. */
 	EXPECT_GE(in_loop + 1, 100)
