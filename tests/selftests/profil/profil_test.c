@@ -113,6 +113,22 @@ static struct spin_bins spin_bins(void)
 	return g;
 }
 
+/*
+ * Counters over spin_a and spin_b (@g), zeroed, and a request at @rate
+ * that counts into them. Return: the buffer, or NULL.
+ */
+static uint16_t *spin_bins_buffer(const struct spin_bins *g, uint32_t rate,
+				  struct pnl_start *req)
+{
+	uint16_t *buf = g->nbins < (1 << 20) ? calloc(g->nbins, 2) : NULL;
+
+	*req = (struct pnl_start) {
+		.buf = (uintptr_t)buf, .bufsiz = g->nbins * 2, .offset = g->lo,
+		.scale = 0x10000, .rate = rate,
+	};
+	return buf;
+}
+
 static void *loop_thread(void *arg)
 {
 	void (*loop)(void) = (void (*)(void))profil_loop;
@@ -776,11 +792,22 @@ static int set_policy(int policy)
 	return syscall(SYS_sched_setattr, 0, &a, 0) ? errno : 0;
 }
 
+/* Clone @r's next link, running @link, unless @r is to stop: then done. */
+static void relay_next(struct relay *r, void *(*link)(void *))
+{
+	pthread_attr_t attr;
+	pthread_t next;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (r->stop || pthread_create(&next, &attr, link, r))
+		r->done = 1;
+	pthread_attr_destroy(&attr);
+}
+
 static void *relay_link(void *arg)
 {
 	struct relay *r = arg;
-	pthread_attr_t attr;
-	pthread_t next;
 	double t0;
 
 	if (r->policy != SCHED_OTHER) {
@@ -794,11 +821,7 @@ static void *relay_link(void *arg)
 	r->spin(r->secs);
 	__atomic_add_fetch(&r->cpu_ns, (uint64_t)((thread_cpu() - t0) * 1e9),
 			   __ATOMIC_RELAXED);
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (r->stop || pthread_create(&next, &attr, relay_link, r))
-		r->done = 1;
-	pthread_attr_destroy(&attr);
+	relay_next(r, relay_link);
 	return NULL;
 }
 
@@ -818,7 +841,6 @@ static uint64_t relay_cpu_ns(struct relay *r)
 TEST(start_while_threads_clone)
 {
 	const struct spin_bins g = spin_bins();
-	const size_t nbins = g.nbins;
 	const size_t lim[2][2] = { { g.a0, g.a1 }, { g.b0, g.b1 } };
 	const double secs = 0.002;
 	struct relay relays[2] = {
@@ -832,13 +854,8 @@ TEST(start_while_threads_clone)
 	int round, i;
 
 	ASSERT_EQ(0, pnl_open(&nl));
-	ASSERT_LT(nbins, 1 << 20);
-	buf = calloc(nbins, 2);
+	buf = spin_bins_buffer(&g, RATE_TIMER, &req);
 	ASSERT_NE(NULL, buf);
-	req = (struct pnl_start) {
-		.buf = (uintptr_t)buf, .bufsiz = nbins * 2, .offset = g.lo,
-		.scale = 0x10000, .rate = RATE_TIMER,
-	};
 
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, pthread_create(&first, NULL, relay_link,
@@ -849,7 +866,7 @@ TEST(start_while_threads_clone)
 		uint64_t mark[2], sum;
 		size_t b;
 
-		memset(buf, 0, nbins * 2);
+		memset(buf, 0, g.nbins * 2);
 		ASSERT_EQ(0, pnl_start(&nl, &req));
 		/*
 		 * From the start's return: under TCG a start that switches
@@ -908,13 +925,8 @@ static void short_threads(struct __test_metadata *_metadata, uint32_t rate,
 	size_t b;
 
 	ASSERT_EQ(0, pnl_open(&nl));
-	ASSERT_LT(g.nbins, 1 << 20);
-	buf = calloc(g.nbins, 2);
+	buf = spin_bins_buffer(&g, rate, &req);
 	ASSERT_NE(NULL, buf);
-	req = (struct pnl_start) {
-		.buf = (uintptr_t)buf, .bufsiz = g.nbins * 2, .offset = g.lo,
-		.scale = 0x10000, .rate = rate,
-	};
 	ASSERT_EQ(0, pnl_start(&nl, &req));
 	mark = relay_cpu_ns(&relay);
 	ASSERT_EQ(0, pthread_create(&first, NULL, relay_link, &relay));
@@ -987,17 +999,11 @@ TEST(short_deadline_threads_sampled)
 static void *quiet_link(void *arg)
 {
 	struct relay *r = arg;
-	pthread_attr_t attr;
-	pthread_t next;
 
 	r->spin_loops(r->loops);
 	__atomic_add_fetch(&r->cpu_ns, (uint64_t)(thread_cpu() * 1e9),
 			   __ATOMIC_RELAXED);
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (r->stop || pthread_create(&next, &attr, quiet_link, r))
-		r->done = 1;
-	pthread_attr_destroy(&attr);
+	relay_next(r, quiet_link);
 	return NULL;
 }
 
@@ -1047,13 +1053,8 @@ TEST(rt_threads_sampled_like_fair)
 	relays[0].loops = relays[1].loops = loops;
 
 	ASSERT_EQ(0, pnl_open(&nl));
-	ASSERT_LT(g.nbins, 1 << 20);
-	buf = calloc(g.nbins, 2);
+	buf = spin_bins_buffer(&g, RATE_TICK, &req);
 	ASSERT_NE(NULL, buf);
-	req = (struct pnl_start) {
-		.buf = (uintptr_t)buf, .bufsiz = g.nbins * 2, .offset = g.lo,
-		.scale = 0x10000, .rate = RATE_TICK,
-	};
 	ASSERT_EQ(0, pnl_start(&nl, &req));
 	/* Sixteen turns of 0.4 s of CPU each, one relay at a time. */
 	for (turn = 0; turn < 16; turn++) {
