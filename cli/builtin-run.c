@@ -44,7 +44,7 @@ int cmd_run(int argc, char **argv)
 		return ctl_usage_error(argv[0], "no program to run");
 	if (trace_init(&t, argv[0], &o, &profile) < 0)
 		return CTL_EXIT_FAIL;
-	if (trace_fds(0, fds, &old)) {
+	if (trace_fds(&t, 0, fds, &old)) {
 		ctl_perror(argv[0]);
 		return CTL_EXIT_FAIL;
 	}
@@ -88,7 +88,7 @@ int cmd_attach(int argc, char **argv)
 		return CTL_EXIT_FAIL;
 	t.attach = true;
 	t.root = o.pid;
-	if (trace_fds(o.duration, fds, &old)) {
+	if (trace_fds(&t, o.duration, fds, &old)) {
 		ctl_perror(argv[0]);
 		return CTL_EXIT_FAIL;
 	}

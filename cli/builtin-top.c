@@ -633,7 +633,7 @@ int cmd_top(int argc, char **argv)
 	tp.o = &o;
 	top_target(&tp, o.pid, cmd ? cmd[0] : NULL);
 	tp.timer = top_timer();
-	if (tp.timer < 0 || trace_fds(0, fds, &old) ||
+	if (tp.timer < 0 || trace_fds(&t, 0, fds, &old) ||
 	    trace_watch(&t, tp.timer, top_tick, &tp)) {
 		ctl_perror(argv[0]);
 		return CTL_EXIT_FAIL;

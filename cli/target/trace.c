@@ -219,6 +219,8 @@ static void proc_setup(struct trace *t, struct tproc *p, struct ttask *k,
 		p->cleaned = false;
 		p->born_ns = now_ns();
 		p->next_poll_ns = p->born_ns + POLL_YOUNG_NS;
+		if (p->pid == t->root)
+			t->root_set_up = true;
 		return;
 	}
 	if (res->exiting || res->exited)
@@ -500,7 +502,7 @@ static int timer_arm(int fd, long long first_ns, long long period_ns)
 	return timerfd_settime(fd, 0, &its, NULL);
 }
 
-int trace_fds(double duration, int fds[3], sigset_t *old)
+int trace_fds(struct trace *t, double duration, int fds[3], sigset_t *old)
 {
 	sigset_t set;
 
@@ -520,9 +522,9 @@ int trace_fds(double duration, int fds[3], sigset_t *old)
 		return -1;
 	if (duration > 0) {
 		fds[2] = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-		if (fds[2] < 0 ||
-		    timer_arm(fds[2], (long long)(duration * 1e9), 0) < 0)
+		if (fds[2] < 0)
 			return -1;
+		t->duration_ns = (long long)(duration * 1e9);
 	}
 	return 0;
 }
@@ -552,6 +554,22 @@ static void trace_watched(struct trace *t, const struct pollfd *pfd)
 			t->watch[i] = t->watch[--t->nwatch];
 }
 
+/*
+ * Arm --duration's timer @fd once the root process is set up (or its
+ * set-up failed), so that the duration counts profiled time, not
+ * profil-ctl's start-up (as perf record -p counts from its events).
+ */
+static void duration_start(struct trace *t, int fd)
+{
+	if (fd < 0 || !t->duration_ns || !(t->root_set_up || t->failed))
+		return;
+	if (timer_arm(fd, t->duration_ns, 0) < 0) {
+		ctl_perror(t->op);
+		trace_finish(t);
+	}
+	t->duration_ns = 0;	/* armed once */
+}
+
 /* Wait for events until nothing is traced any more. */
 int trace_loop(struct trace *t, int fds[3])
 {
@@ -562,6 +580,7 @@ int trace_loop(struct trace *t, int fds[3])
 
 	trace_reap(t);
 	while (t->ntasks) {
+		duration_start(t, fds[2]);
 		for (i = 0; i < 3; i++)
 			pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 		for (i = 0; i < t->nwatch; i++)

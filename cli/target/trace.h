@@ -115,6 +115,8 @@ struct trace {
 	bool root_exited;
 	int wstatus;
 	unsigned int lost;
+	bool root_set_up;		/* the root's session started */
+	long long duration_ns;		/* --duration, until it is armed */
 	struct trace_watch watch[TRACE_MAX_WATCH];
 	size_t nwatch;
 };
@@ -130,10 +132,12 @@ int trace_init(struct trace *t, const char *op, const struct live_opts *o,
 /**
  * trace_fds() - block the signals profil-ctl handles (the old mask in
  * *@old), and open fds[0] their signalfd, fds[1] the mappings' poll
- * timer, fds[2] the --duration timer (-1 without @duration)
+ * timer, fds[2] the --duration timer (-1 without @duration). That timer
+ * is armed when @t's root process is set up, so that @duration counts
+ * seconds of profiling, not of profil-ctl's start-up.
  * Return: 0, or -1 with errno.
  */
-int trace_fds(double duration, int fds[3], sigset_t *old);
+int trace_fds(struct trace *t, double duration, int fds[3], sigset_t *old);
 
 /**
  * trace_watch() - have trace_loop() also poll @fd for input and call
