@@ -15,7 +15,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "kselftest_harness.h"
+#include "profil_harness.h"
 #include "profil_nl.h"
 
 /* Processes and addresses a row may name. */
@@ -459,4 +459,4 @@ TEST_F(bad, answer)
 	EXPECT_EQ(-ENOENT, pnl_get(&self->nl, self->c.mine, &st));
 }
 
-TEST_HARNESS_MAIN
+PROFIL_HARNESS_MAIN

@@ -17,7 +17,7 @@
 #include <linux/netlink.h>
 #include <linux/profil.h>
 
-#include "kselftest_harness.h"
+#include "profil_harness.h"
 
 #define MAX_OPS 32
 
@@ -254,4 +254,4 @@ TEST_F(family, unknown_family_enoent)
 	EXPECT_EQ(-ENOENT, get_family(self->nl, "profil-absent", &other));
 }
 
-TEST_HARNESS_MAIN
+PROFIL_HARNESS_MAIN

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "profil_harness.h"
 #include "profil.h"
 
 #define RATE	"1000"
@@ -476,4 +476,4 @@ TEST(fault_is_reported)
 	profil_handle_close(h);
 }
 
-TEST_HARNESS_MAIN
+PROFIL_HARNESS_MAIN

@@ -21,7 +21,7 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 
-#include "kselftest_harness.h"
+#include "profil_harness.h"
 #include "profil_nl.h"
 #include "profil_util.h"
 
@@ -740,7 +740,7 @@ TEST_F(ctl, run_pipeline)
 TEST_F(ctl, run_covers_dlopen)
 {
 	const char *args[] = { "run", "--rate", "1000", "--format=csv", "--",
-			       work_path(), "dlopen", dso_path(), "0.5",
+			       work_path(), "dlopen", dso_path(), "1.0",
 			       NULL };
 	double hot, uncovered, all;
 
@@ -1229,4 +1229,4 @@ TEST_F(ctl, other_users_process_refused)
 	end_work(pid);
 }
 
-TEST_HARNESS_MAIN
+PROFIL_HARNESS_MAIN

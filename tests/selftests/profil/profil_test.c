@@ -21,7 +21,7 @@
 #include <linux/io_uring.h>
 #include <linux/sched.h>
 
-#include "kselftest_harness.h"
+#include "profil_harness.h"
 #ifdef PROFIL_TEST_VIA_LIBPROFIL
 #include "profil_lib.h"
 #else
@@ -581,7 +581,13 @@ TEST_F(nl, no_sigprof_no_eintr)
 	writer = fork();
 	ASSERT_GE(writer, 0);
 	if (!writer) {
-		usleep(300000);
+		/* Write once the loop has run 0.2 s of CPU (a minute at most). */
+		double start = pid_cpu(getppid()), cpu = start;
+
+		for (int i = 0; i < 60000 && cpu >= 0 && cpu < start + 0.2; i++) {
+			usleep(1000);
+			cpu = pid_cpu(getppid());
+		}
 		_exit(write(fds[1], "x", 1) != 1);
 	}
 	EXPECT_EQ(1, read(fds[0], &c, 1)) TH_LOG("read: %s", strerror(errno));
@@ -1468,6 +1474,7 @@ TEST_F(nl, leaderless_process_by_pid)
 {
 	struct pnl_start req = self->req;
 	struct pnl_status st;
+	double start, end;
 	int status;
 	pid_t child;
 
@@ -1480,12 +1487,18 @@ TEST_F(nl, leaderless_process_by_pid)
 		pthread_create(&tid, NULL, loop_thread, NULL);
 		pthread_exit(NULL);
 	}
-	usleep(200000);
+	/* The leader gone (a zombie) while its thread runs on. */
+	for (end = now() + 60; proc_state(child) != 'Z' && now() < end;)
+		usleep(10000);
+	ASSERT_EQ('Z', proc_state(child));
 	req.pid = child;
 	req.buf = (uintptr_t)leaderless_buf;
 	req.bufsiz = sizeof(leaderless_buf);
 	ASSERT_EQ(0, pnl_start(&self->nl, &req)) TH_LOG("%s", self->nl.extack);
-	usleep(500000);
+	/* 0.3 s of its CPU time: 30 ticks at 100 Hz. */
+	start = pid_cpu(child);
+	for (end = now() + 60; pid_cpu(child) < start + 0.3 && now() < end;)
+		usleep(10000);
 	ASSERT_EQ(0, pnl_get(&self->nl, child, &st));
 	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
 	EXPECT_GT(st.stats[PROFIL_STAT_IN_RANGE], 0);
@@ -1623,4 +1636,4 @@ TEST(dump_flags_table_change)
 }
 #endif
 
-TEST_HARNESS_MAIN
+PROFIL_HARNESS_MAIN
