@@ -1242,7 +1242,7 @@ static bool stop_and_check(struct pnl *nl, pid_t pid, const char *who)
 		printf("# %s: STOP: %s\n", who, strerror(-err));
 		return false;
 	}
-	for (tries = 0; tries < 50; tries++) {
+	for (tries = 0; tries < 3000; tries++) {	/* a minute at most */
 		err = pnl_get(nl, pid, &st);
 		if (err == -ENOENT) {
 			printf("# %s: never profiled\n", who);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the profil selftests share beyond the protocol client: the
- * monotonic and CPU-time clocks, the accounting identity every session
- * must satisfy, and Yama's ptrace scope.
+ * monotonic and CPU-time clocks (a process's too), a process's state, the
+ * accounting identity every session must satisfy, and Yama's ptrace scope.
  * Include it after profil_nl.h (or profil_lib.h).
  */
 #ifndef PROFIL_SELFTEST_UTIL_H
@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <time.h>
 
 /* Yama's kernel.yama.ptrace_scope, 0 without Yama. */
@@ -48,6 +49,34 @@ static inline double process_cpu(void)
 
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The CPU time process @pid has used, in seconds; -1 when it is gone. */
+static inline double pid_cpu(pid_t pid)
+{
+	struct timespec ts;
+	clockid_t clock;
+
+	if (clock_getcpuclockid(pid, &clock) ||
+	    clock_gettime(clock, &ts))
+		return -1;
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The state letter in /proc/@pid/stat, or 0. */
+static inline char proc_state(pid_t pid)
+{
+	char path[64], state = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%*d (%*[^)]) %c", &state) != 1)
+		state = 0;
+	fclose(f);
+	return state;
 }
 
 /* TICKS must equal this: every tick lands in exactly one category. */

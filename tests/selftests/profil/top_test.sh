@@ -73,10 +73,14 @@ check()
 	fi
 }
 
+# Waits are bounds, not delays: they end as soon as the screen or file is
+# there, and a slower kernel (make check-debug) multiplies them.
+SCALE=${PROFIL_TIMEOUT_SCALE:-1}
+
 # wait_screen SESSION SECS PATTERN: every capture appended to $W/SESSION.log
 wait_screen()
 {
-	local s=$1 end=$((SECONDS + $2))
+	local s=$1 end=$((SECONDS + $2 * SCALE))
 
 	while [ $SECONDS -lt $end ]; do
 		tmux capture-pane -p -t "$s" >"$W/$s.now" 2>/dev/null || true
@@ -89,7 +93,7 @@ wait_screen()
 
 wait_file() # FILE SECS
 {
-	local end=$((SECONDS + $2))
+	local end=$((SECONDS + $2 * SCALE))
 
 	while [ ! -s "$1" ] && [ $SECONDS -lt $end ]; do
 		sleep 0.2
@@ -104,7 +108,7 @@ dump() # FILE: as diagnostics
 
 # 1. Not a terminal: plain frames.
 fails=0
-timeout 60 "$CTL" top -d 3 -- "$WORK" serve >"$W/plain" 2>"$W/plain.err"
+timeout $((60 * SCALE)) "$CTL" top -d 5 -- "$WORK" serve >"$W/plain" 2>"$W/plain.err"
 rc=$?
 check "exit status $rc" [ $rc -eq 0 ]
 check "frames" [ "$(grep -c '^top: ' "$W/plain")" -ge 2 ]
@@ -131,7 +135,7 @@ check "hot_a" grep -qE 'profil_ctl_work +hot_a' "$W/screen.log"
 tmux send-keys -t screen q
 check "exit" wait_file "$W/screen.rc" 30
 check "exit status $(cat "$W/screen.rc" 2>/dev/null)" [ "$(cat "$W/screen.rc" 2>/dev/null)" = 0 ]
-wait_file "$W/screen.alt" 5
+wait_file "$W/screen.alt" 30
 check "terminal settings" cmp -s "$W/stty.before" "$W/stty.after"
 check "alternate screen left" [ "$(cat "$W/screen.alt" 2>/dev/null)" = 0 ]
 tmux capture-pane -p -t screen >"$W/screen.now"
@@ -156,7 +160,7 @@ check "frame fits: header on line 1" bash -c "head -1 '$W/attach.now' | grep -q 
 tmux send-keys -t attach C-c
 check "exit" wait_file "$W/attach.rc" 30
 check "exit status $(cat "$W/attach.rc" 2>/dev/null)" [ "$(cat "$W/attach.rc" 2>/dev/null)" = 0 ]
-wait_file "$W/stty2.after" 5
+wait_file "$W/stty2.after" 30
 check "terminal settings" cmp -s "$W/stty2.before" "$W/stty2.after"
 check "process lives on" kill -0 "$serve"
 check "untraced" grep -q '^TracerPid:[[:space:]]*0$' "/proc/$serve/status"
