@@ -141,7 +141,8 @@ int cmd_start(int argc, char **argv)
 	h = live_open(argv[0]);
 	if (!h)
 		return CTL_EXIT_FAIL;
-	if (ctl_grab(argv[0], o.pid, &s)) {
+	if (live_check_unprofiled(argv[0], h, o.pid) ||
+	    ctl_grab(argv[0], o.pid, &s)) {
 		profil_handle_close(h);
 		return CTL_EXIT_FAIL;
 	}

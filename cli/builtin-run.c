@@ -4,19 +4,16 @@
  * here or attached to, and show its report.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "ctl.h"
 #include "trace.h"
-#include "tracer.h"
 
 static int run_status(int wstatus)
 {
@@ -68,8 +65,8 @@ int cmd_attach(int argc, char **argv)
 	struct profile profile;
 	struct live_opts o;
 	struct trace t;
-	int first, fds[3] = { -1, -1, -1 }, err, ret;
-	struct tproc *p;
+	int first, fds[3] = { -1, -1, -1 }, ret;
+	bool attached;
 	sigset_t old;
 
 	first = live_parse_opts(argc, argv, LIVE_OPTS_PID | LIVE_OPTS_PROFILE |
@@ -86,35 +83,14 @@ int cmd_attach(int argc, char **argv)
 		return ctl_usage_error(argv[0], "cannot attach to itself");
 	if (trace_init(&t, argv[0], &o, &profile) < 0)
 		return CTL_EXIT_FAIL;
-	t.attach = true;
-	t.root = o.pid;
 	if (trace_fds(&t, o.duration, fds, &old)) {
 		ctl_perror(argv[0]);
 		return CTL_EXIT_FAIL;
 	}
-	p = trace_proc_new(&t, o.pid, 0);
-	err = p ? trace_attach_threads(&t, p) : -ENOMEM;
-	if (err) {
-		ctl_errorf(argv[0], "process %d: ptrace: %s", (int)o.pid,
-			   tracer_strerror(err));
-		trace_finish(&t);
-		trace_loop(&t, fds);
-		profil_handle_close(t.x.h);
-		trace_free(&t);
-		return CTL_EXIT_FAIL;
-	}
-	trace_task_ids(o.pid, &(pid_t){ 0 }, &p->ppid);
-	p->need_setup = true;
-	p->cleaned = true;
-	/* Set up at the first stop of any thread: the leader may be gone. */
-	if (!t.ntasks || ptrace(PTRACE_INTERRUPT, t.tasks[0].tid, 0, 0) < 0) {
-		ctl_errorf(argv[0], "process %d: ptrace: %s", (int)o.pid,
-			   tracer_strerror(-errno));
-		trace_finish(&t);
-	}
+	attached = trace_attach(&t, o.pid) == 0;
 	trace_loop(&t, fds);
 	profil_handle_close(t.x.h);
-	ret = t.failed ? CTL_EXIT_FAIL : trace_result(&t, &o);
+	ret = !attached || t.failed ? CTL_EXIT_FAIL : trace_result(&t, &o);
 	trace_free(&t);
 	return ret;
 }

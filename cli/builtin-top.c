@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/ptrace.h>
 #include <sys/timerfd.h>
 #include <termios.h>
 #include <time.h>
@@ -37,7 +36,6 @@
 #include "symbols.h"
 #include "top.h"
 #include "trace.h"
-#include "tracer.h"
 
 #define TOP_PERIOD_NS	1000000000LL
 #define TOP_MAX_NOTES	64
@@ -529,32 +527,6 @@ static void top_free(struct top *tp)
 }
 
 /* Attach to -p PID's threads, to be set up at their first stop. */
-static int top_attach(struct trace *t, pid_t pid)
-{
-	struct tproc *p = trace_proc_new(t, pid, 0);
-	int err = p ? trace_attach_threads(t, p) : -ENOMEM;
-
-	if (!err) {
-		trace_task_ids(pid, &(pid_t){ 0 }, &p->ppid);
-		p->need_setup = true;
-		p->cleaned = true;
-		/* Set up at the first stop of any thread: the leader may
-		 * be gone (pthread_exit()).
-		 */
-		if (!t->ntasks)
-			err = -ESRCH;
-		else if (ptrace(PTRACE_INTERRUPT, t->tasks[0].tid, 0, 0) < 0)
-			err = -errno;
-	}
-	if (err) {
-		ctl_errorf(t->op, "process %d: ptrace: %s", (int)pid,
-			   tracer_strerror(err));
-		trace_finish(t);
-		return -1;
-	}
-	return 0;
-}
-
 static void top_target(struct top *tp, pid_t pid, const char *cmd)
 {
 	char path[64], comm[32] = "?";
@@ -596,11 +568,8 @@ static int top_timer(void)
 static int top_start(struct top *tp, struct trace *t, char **cmd,
 		     const sigset_t *old)
 {
-	if (!cmd) {
-		t->attach = true;
-		t->root = tp->o->pid;
-		return top_attach(t, tp->o->pid);
-	}
+	if (!cmd)
+		return trace_attach(t, tp->o->pid);
 	return trace_spawn(t, cmd, old, tp->keys);
 }
 

@@ -135,6 +135,21 @@ static int live_read_counts(const char *op, pid_t pid, uint64_t buf,
 	return 0;
 }
 
+int live_check_unprofiled(const char *op, struct profil_handle *h, pid_t pid)
+{
+	struct profil_status st;
+
+	if (profil_session_get(h, pid, &st) < 0 ||
+	    st.state != PROFIL_STATE_ACTIVE)
+		return 0;
+	ctl_errorf(op, "process %d is profiled already (by itself: profil(), "
+		   "monstartup() or -pg; or by profil-ctl start), and this "
+		   "would replace its session: \"profil-ctl show %d\" reads "
+		   "it, \"profil-ctl stop %d\" ends it", (int)pid, (int)pid,
+		   (int)pid);
+	return -1;
+}
+
 int live_session_get(struct profil_handle *h, pid_t pid,
 		     struct profil_status *st, uint64_t *missed)
 {

@@ -119,7 +119,8 @@ static void task_del(struct trace *t, struct ttask *k)
 }
 
 /* The Tgid and PPid lines of /proc/TID/status. */
-int trace_task_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
+/* The Tgid and PPid of @tid. Return: 0, or -1. */
+static int trace_task_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
 {
 	char path[64], line[256];
 	FILE *f;
@@ -746,7 +747,12 @@ static bool zombie(pid_t tid)
 }
 
 /* Seize every thread of @pid, those it makes meanwhile too. */
-int trace_attach_threads(struct trace *t, struct tproc *p)
+/*
+ * Seize every thread of @p's process, those it makes meanwhile too; a
+ * main thread gone by pthread_exit() is skipped.
+ * Return: 0, or -errno of the first seize that failed.
+ */
+static int trace_attach_threads(struct trace *t, struct tproc *p)
 {
 	char path[64];
 	struct dirent *d;
@@ -779,3 +785,34 @@ int trace_attach_threads(struct trace *t, struct tproc *p)
 	return 0;
 }
 
+int trace_attach(struct trace *t, pid_t pid)
+{
+	struct tproc *p;
+	int err;
+
+	t->attach = true;
+	t->root = pid;
+	if (live_check_unprofiled(t->op, t->x.h, pid))
+		return -1;
+	p = trace_proc_new(t, pid, 0);
+	err = p ? trace_attach_threads(t, p) : -ENOMEM;
+	if (!err) {
+		trace_task_ids(pid, &(pid_t){ 0 }, &p->ppid);
+		p->need_setup = true;
+		p->cleaned = true;
+		/* Set up at the first stop of any thread: the leader may
+		 * be gone (pthread_exit()).
+		 */
+		if (!t->ntasks)
+			err = -ESRCH;
+		else if (ptrace(PTRACE_INTERRUPT, t->tasks[0].tid, 0, 0) < 0)
+			err = -errno;
+	}
+	if (err) {
+		ctl_errorf(t->op, "process %d: ptrace: %s", (int)pid,
+			   tracer_strerror(err));
+		trace_finish(t);
+		return -1;
+	}
+	return 0;
+}

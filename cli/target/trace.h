@@ -161,14 +161,13 @@ struct tproc *trace_proc_new(struct trace *t, pid_t pid, pid_t ppid);
 struct ttask *trace_task_new(struct trace *t, pid_t tid, struct tproc *p);
 
 /**
- * trace_attach_threads() - seize every thread of @p's process, those it
- * makes meanwhile too; a main thread gone by pthread_exit() is skipped
- * Return: 0, or -errno of the first seize that failed.
+ * trace_attach() - make the running process @pid @t's root (attach, top
+ * -p): refuse it if it is profiled already (live_check_unprofiled()),
+ * seize every thread of it, and ask for the stop it is set up at. On
+ * failure, what was seized is being let go: trace_loop() finishes that.
+ * Return: 0, or -1 after printing why.
  */
-int trace_attach_threads(struct trace *t, struct tproc *p);
-
-/** trace_task_ids() - the Tgid and PPid of @tid. Return: 0, or -1. */
-int trace_task_ids(pid_t tid, pid_t *tgid, pid_t *ppid);
+int trace_attach(struct trace *t, pid_t pid);
 
 /** trace_loop() - handle events until nothing is traced. Return: 0, -1. */
 int trace_loop(struct trace *t, int fds[3]);

@@ -136,6 +136,17 @@ int live_collect(const char *op, struct profil_handle *h,
 		 struct profil_status *st, uint64_t *missed);
 
 /**
+ * live_check_unprofiled() - refuse @pid when it has an active session:
+ * its own (profil(), monstartup(), a -pg build) or profil-ctl start's.
+ * START would replace it, and the program would lose its profile (or
+ * start's buffer would stay mapped, counting nothing). A stopped session,
+ * none, or one the caller may not see (the ptrace check then speaks) is
+ * no obstacle.
+ * Return: 0, or -1 after printing why.
+ */
+int live_check_unprofiled(const char *op, struct profil_handle *h, pid_t pid);
+
+/**
  * live_session_get() - @pid's session: its status into @st and its
  * PROFIL_STAT_MISSED into *@missed (periods the clock came too late for,
  * which struct profil_stats does not hold)

@@ -956,6 +956,44 @@ TEST_F(ctl, show_a_programs_own_buffer)
 	end_work(pid);
 }
 
+/*
+ * A program that profiles itself (profil(), as monstartup() and -pg do)
+ * is left alone by attach, start and top -p: START would replace its
+ * session, and it would lose its profile. Its session runs on, same
+ * buffer, still counting.
+ */
+TEST_F(ctl, profiled_program_not_replaced)
+{
+	pid_t pid = spawn_work("self");
+	char pidstr[16];
+	const char *attach[] = { "attach", pidstr, "-d", "1", NULL };
+	const char *start[] = { "start", pidstr, NULL };
+	const char *top[] = { "top", "-p", pidstr, "-d", "1", NULL };
+	const char *const *cmds[] = { attach, start, top };
+	struct pnl_status before, after;
+	unsigned int i;
+
+	ASSERT_LT(0, pid);
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	ASSERT_TRUE(burn(pid, 0.1));
+	ASSERT_EQ(0, pnl_get(&self->nl, pid, &before));
+	ASSERT_EQ(PROFIL_STATE_ACTIVE, before.state);
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		EXPECT_EQ(1, exit_code(ctl(cmds[i], self->out,
+					   self->err)))
+			TH_LOG("%s: %s", cmds[i][0], self->err);
+		EXPECT_NE(NULL, strstr(self->err, "is profiled already"))
+			TH_LOG("%s: %s", cmds[i][0], self->err);
+	}
+	ASSERT_TRUE(burn(pid, 0.1));
+	ASSERT_EQ(0, pnl_get(&self->nl, pid, &after));
+	EXPECT_EQ(PROFIL_STATE_ACTIVE, after.state);
+	EXPECT_EQ(before.buf, after.buf);
+	EXPECT_GT(after.stats[PROFIL_STAT_TICKS],
+		  before.stats[PROFIL_STAT_TICKS]);
+	end_work(pid);
+}
+
 /* Every bad command line: exit 2 and a message naming the problem. */
 TEST_F(ctl, bad_options)
 {
