@@ -219,9 +219,8 @@ run-guest: guest-module selftests
 	@$(MAKE) -s -C $(SELFTESTS) $(KSFT_VARS) install \
 		INSTALL_PATH=$(KSFT_INSTALL) >/dev/null
 	@$(QEMU_ENV) COUNTS=$(RESULTS)/guest.counts RUN_NAME=check \
-		$(TOP)/tests/qemu/run.sh $(or $(T),$(filter-out $(GUEST_EXCLUDE), \
-		$(shell $(MAKE) -s -C $(SELFTESTS) $(KSFT_VARS) emit_tests | \
-		sed 's/^.*://')))
+		$(TOP)/tests/qemu/run.sh $(or $(T),$(shell $(MAKE) -s \
+		-C $(SELFTESTS) $(KSFT_VARS) emit_tests | sed 's/^.*://'))
 
 check-unit:
 	@rm -f $(RESULTS)/unit.counts
@@ -254,12 +253,8 @@ check: deps
 
 # The whole of make check on the debug kernel (built the first time, about
 # 10 minutes on two cores), booted with kmemleak on: the module's leaks fail.
-# stall_test is left out here (GUEST_EXCLUDE) while it times out in the
-# full debug run after security_test, though it passes alone on the debug
-# kernel and in make check (open: Documentation/testing.rst, "Open").
 check-debug:
-	@$(MAKE) check KFLAVOUR=debug KMEMLEAK=on CHECK_T0=$(CHECK_T0) \
-		GUEST_EXCLUDE=stall_test
+	@$(MAKE) check KFLAVOUR=debug KMEMLEAK=on CHECK_T0=$(CHECK_T0)
 
 # The suite on a loaded machine (scripts/check-load.sh): only HEAD is
 # tested, from a clone; LOAD_RUNS, LOAD_DEBUG, LOAD_CPUS, LOAD_DIR.
