@@ -526,7 +526,7 @@ static void top_free(struct top *tp)
 	free(tp->objrows);
 }
 
-/* Attach to -p PID's threads, to be set up at their first stop. */
+/* The frame's name of the target: "pid N (comm)", or the command's. */
 static void top_target(struct top *tp, pid_t pid, const char *cmd)
 {
 	char path[64], comm[32] = "?";
@@ -565,14 +565,6 @@ static int top_timer(void)
 }
 
 /* Start the trace: attach to @o->pid, or run @cmd. */
-static int top_start(struct top *tp, struct trace *t, char **cmd,
-		     const sigset_t *old)
-{
-	if (!cmd)
-		return trace_attach(t, tp->o->pid);
-	return trace_spawn(t, cmd, old, tp->keys);
-}
-
 int cmd_top(int argc, char **argv)
 {
 	struct top tp = { 0 };
@@ -607,18 +599,24 @@ int cmd_top(int argc, char **argv)
 		ctl_perror(argv[0]);
 		return CTL_EXIT_FAIL;
 	}
-	tp.screen = isatty(STDOUT_FILENO);
+	/*
+	 * -p attaches before the screen is taken, so that a refusal stays
+	 * in sight; -- CMD is spawned after, its standard input set by
+	 * whether the keys are top's.
+	 */
+	if (!cmd && trace_attach(&t, o.pid) < 0)
+		tp.failed = true;
+	tp.screen = !tp.failed && isatty(STDOUT_FILENO);
 	if (tp.screen)
 		term_enter(&tp);
 	if (tp.keys)
 		trace_watch(&t, STDIN_FILENO, top_key, &tp);
 	tp.start_ns = top_now_ns();
 	tp.last_ns = tp.start_ns;
-	if (top_start(&tp, &t, cmd, &old) < 0) {
+	if (cmd && trace_spawn(&t, cmd, &old, tp.keys) < 0)
 		tp.failed = true;
-		if (!t.ntasks)
-			goto out;
-	}
+	if (tp.failed && !t.ntasks)
+		goto out;
 	if (trace_loop(&t, fds) < 0) {
 		tp.failed = true;
 		if (!t.attach)

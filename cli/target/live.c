@@ -139,14 +139,19 @@ int live_check_unprofiled(const char *op, struct profil_handle *h, pid_t pid)
 {
 	struct profil_status st;
 
-	if (profil_session_get(h, pid, &st) < 0 ||
-	    st.state != PROFIL_STATE_ACTIVE)
+	if (profil_session_get(h, pid, &st) < 0) {
+		/* None; no such process, or not ours: the seize says so. */
+		if (errno == ENOENT || errno == ESRCH || errno == EPERM)
+			return 0;
+		ctl_perror_lib(op);
+		return -1;
+	}
+	if (st.state != PROFIL_STATE_ACTIVE)
 		return 0;
-	ctl_errorf(op, "process %d is profiled already (by itself: profil(), "
-		   "monstartup() or -pg; or by profil-ctl start), and this "
-		   "would replace its session: \"profil-ctl show %d\" reads "
-		   "it, \"profil-ctl stop %d\" ends it", (int)pid, (int)pid,
-		   (int)pid);
+	ctl_errorf(op, "process %d has an active profil session, which this "
+		   "would replace: its own (profil(), monstartup(), -pg) or "
+		   "profil-ctl start's; \"profil-ctl show %d\" reads it",
+		   (int)pid, (int)pid);
 	return -1;
 }
 

@@ -118,8 +118,7 @@ static void task_del(struct trace *t, struct ttask *k)
 	}
 }
 
-/* The Tgid and PPid lines of /proc/TID/status. */
-/* The Tgid and PPid of @tid. Return: 0, or -1. */
+/* The Tgid and PPid of @tid (/proc/TID/status). Return: 0, or -1. */
 static int trace_task_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
 {
 	char path[64], line[256];
@@ -220,8 +219,6 @@ static void proc_setup(struct trace *t, struct tproc *p, struct ttask *k,
 		p->cleaned = false;
 		p->born_ns = now_ns();
 		p->next_poll_ns = p->born_ns + POLL_YOUNG_NS;
-		if (p->pid == t->root)
-			t->root_set_up = true;
 		return;
 	}
 	if (res->exiting || res->exited)
@@ -294,6 +291,16 @@ static void task_exit_stop(struct trace *t, struct ttask *k)
 			live++;
 	if (!live)
 		proc_clean(t, p, k, &res);
+	/*
+	 * attach's set-up waits for the stop trace_attach() asked of one
+	 * thread; if that thread exits first, ask another.
+	 */
+	if (t->attach && p->need_setup && !p->finishing && live)
+		for (i = 0; i < t->ntasks; i++)
+			if (t->tasks[i].proc == p && !t->tasks[i].exiting) {
+				ptrace(PTRACE_INTERRUPT, t->tasks[i].tid, 0, 0);
+				break;
+			}
 	if (t->attach && p->finishing) {
 		ptrace(PTRACE_DETACH, k->tid, 0, 0);
 		task_del(t, k);
@@ -525,7 +532,10 @@ int trace_fds(struct trace *t, double duration, int fds[3], sigset_t *old)
 		fds[2] = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
 		if (fds[2] < 0)
 			return -1;
+		/* At least 1 ns: 0 would be a disarmed timer. */
 		t->duration_ns = (long long)(duration * 1e9);
+		if (t->duration_ns < 1)
+			t->duration_ns = 1;
 	}
 	return 0;
 }
@@ -556,16 +566,21 @@ static void trace_watched(struct trace *t, const struct pollfd *pfd)
 }
 
 /*
- * Arm --duration's timer @fd once the root process is set up (or its
- * set-up failed), so that the duration counts profiled time, not
- * profil-ctl's start-up (as perf record -p counts from its events).
+ * Arm --duration's timer @fd once the root process no longer waits for
+ * its set-up (done, failed, or the process gone), so that the duration
+ * counts profiled time, not profil-ctl's start-up (as perf record -p
+ * counts from its events).
  */
 static void duration_start(struct trace *t, int fd)
 {
-	if (fd < 0 || !t->duration_ns || !(t->root_set_up || t->failed))
-		return;
+	struct tproc *root = proc_find(t, t->root);
+
+	if (fd < 0 || !t->duration_ns ||
+	    (root && root->need_setup && !t->failed && !t->finishing))
+		return;	/* proc_find(): NULL once the root has no thread */
 	if (timer_arm(fd, t->duration_ns, 0) < 0) {
 		ctl_perror(t->op);
+		t->failed = true;
 		trace_finish(t);
 	}
 	t->duration_ns = 0;	/* armed once */
@@ -746,7 +761,6 @@ static bool zombie(pid_t tid)
 	return z;
 }
 
-/* Seize every thread of @pid, those it makes meanwhile too. */
 /*
  * Seize every thread of @p's process, those it makes meanwhile too; a
  * main thread gone by pthread_exit() is skipped.

@@ -115,7 +115,6 @@ struct trace {
 	bool root_exited;
 	int wstatus;
 	unsigned int lost;
-	bool root_set_up;		/* the root's session started */
 	long long duration_ns;		/* --duration, until it is armed */
 	struct trace_watch watch[TRACE_MAX_WATCH];
 	size_t nwatch;

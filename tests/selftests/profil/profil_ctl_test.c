@@ -960,7 +960,7 @@ TEST_F(ctl, show_a_programs_own_buffer)
  * A program that profiles itself (profil(), as monstartup() and -pg do)
  * is left alone by attach, start and top -p: START would replace its
  * session, and it would lose its profile. Its session runs on, same
- * buffer, still counting.
+ * buffer, still counting. Once that session is stopped, attach works.
  */
 TEST_F(ctl, profiled_program_not_replaced)
 {
@@ -970,6 +970,8 @@ TEST_F(ctl, profiled_program_not_replaced)
 	const char *start[] = { "start", pidstr, NULL };
 	const char *top[] = { "top", "-p", pidstr, "-d", "1", NULL };
 	const char *const *cmds[] = { attach, start, top };
+	const char *attach_csv[] = { "attach", pidstr, "-d", "0.5",
+				     "--format=csv", NULL };
 	struct pnl_status before, after;
 	unsigned int i;
 
@@ -982,7 +984,7 @@ TEST_F(ctl, profiled_program_not_replaced)
 		EXPECT_EQ(1, exit_code(ctl(cmds[i], self->out,
 					   self->err)))
 			TH_LOG("%s: %s", cmds[i][0], self->err);
-		EXPECT_NE(NULL, strstr(self->err, "is profiled already"))
+		EXPECT_NE(NULL, strstr(self->err, "has an active profil session"))
 			TH_LOG("%s: %s", cmds[i][0], self->err);
 	}
 	ASSERT_TRUE(burn(pid, 0.1));
@@ -991,6 +993,11 @@ TEST_F(ctl, profiled_program_not_replaced)
 	EXPECT_EQ(before.buf, after.buf);
 	EXPECT_GT(after.stats[PROFIL_STAT_TICKS],
 		  before.stats[PROFIL_STAT_TICKS]);
+
+	ASSERT_EQ(0, pnl_stop(&self->nl, pid));
+	EXPECT_EQ(0, exit_code(ctl(attach_csv, self->out, self->err)))
+		TH_LOG("%s", self->err);
+	EXPECT_GT(csv_count(self->err, "hot_a"), 0) TH_LOG("%s", self->err);
 	end_work(pid);
 }
 
