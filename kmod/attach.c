@@ -233,7 +233,7 @@ static void profil_attach_run(struct callback_head *head)
 		profil_session_put(a->session);
 	} else {
 		if (profil_attach_inherits(&a->params) &&
-		    profil_session_start(current, &a->params))
+		    profil_session_start(current, &a->params, false))
 			pr_debug("process %d not profiled\n", current->tgid);
 		profil_regions_put(a->params.regions);
 	}

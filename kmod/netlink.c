@@ -453,8 +453,12 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		goto out_put_regions;
 	profil_params_set_regions(&req, rs);
-	err = profil_session_start(task, &req);
-	if (err)
+	err = profil_session_start(task, &req,
+				   info->nlhdr->nlmsg_flags & NLM_F_EXCL);
+	if (err == -EEXIST)
+		NL_SET_ERR_MSG_MOD(extack,
+				   "the process has an active session (NLM_F_EXCL)");
+	else if (err)
 		NL_SET_ERR_MSG_MOD(extack, "cannot start sampling the process");
 out_put_regions:
 	profil_regions_put(rs);

@@ -272,7 +272,7 @@ unsigned int profil_session_table_seq(void);
 void profil_session_put(struct profil_session *s);
 bool profil_session_is_active(const struct profil_session *s);
 int profil_session_start(struct task_struct *leader,
-			 const struct profil_params *req);
+			 const struct profil_params *req, bool excl);
 void profil_session_stop(struct profil_session *s, int reason, u64 addr);
 void profil_session_stop_sync(struct profil_session *s, int reason);
 void profil_session_exec(struct task_struct *task);

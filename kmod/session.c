@@ -523,12 +523,13 @@ found:
  * profil_session_start() - start or restart profiling of a process
  * @leader: any thread of the process
  * @req: the parameters; buf and scale are non-zero
+ * @excl: leave an active session alone (NLM_F_EXCL): -EEXIST
  *
  * Context: process context, may sleep.
  * Return: 0 or a negative errno.
  */
 int profil_session_start(struct task_struct *leader,
-			 const struct profil_params *req)
+			 const struct profil_params *req, bool excl)
 {
 	struct profil_start_lock *lock;
 	struct profil_session *old, *s;
@@ -543,10 +544,14 @@ int profil_session_start(struct task_struct *leader,
 		err = mutex_lock_killable(&old->mutex);
 		if (err)
 			goto out_put_old;
-		/* An active session is restarted; a stopped one replaced. */
+		/*
+		 * An active session is restarted, or refused to @excl (under
+		 * the start lock, so no START slips in between); a stopped
+		 * one is replaced.
+		 */
 		restarted = profil_session_is_active(old);
 		if (restarted)
-			err = profil_session_restart(old, req);
+			err = excl ? -EEXIST : profil_session_restart(old, req);
 		mutex_unlock(&old->mutex);
 		if (restarted)
 			goto out_put_old;

@@ -28,6 +28,8 @@
  *	Attributes: %PROFIL_ATTR_BUF, %PROFIL_ATTR_BUFSIZ, %PROFIL_ATTR_OFFSET,
  *	%PROFIL_ATTR_SCALE, optional %PROFIL_ATTR_RATE, %PROFIL_ATTR_FLAGS and
  *	%PROFIL_ATTR_PID. A NULL buffer or a zero scale stops profiling.
+ *	With %NLM_F_EXCL in the request's header an active session is not
+ *	replaced: -EEXIST (a stopped one is, as without it).
  * @PROFIL_CMD_STOP: stop profiling; optional %PROFIL_ATTR_PID. Once the
  *	reply is sent the kernel writes nothing more to the buffer.
  * @PROFIL_CMD_GET: status of one process (doit, optional %PROFIL_ATTR_PID)
