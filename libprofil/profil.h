@@ -59,6 +59,15 @@ void monitor(int (*lowpc)(void), int (*highpc)(void),
  * Extended API.
  */
 
+/*
+ * PROFIL_START_EXCL - libprofil's own bit of the flags of
+ * profil_session_start() and profil_session_start_regions(), never sent
+ * as PROFIL_ATTR_FLAGS: the START goes with NLM_F_EXCL and fails with
+ * EEXIST where the process has an active session, which it would
+ * otherwise replace (a program's own profil(), a -pg build's session).
+ */
+#define PROFIL_START_EXCL (1U << 31)
+
 /** struct profil_handle - opaque: one netlink socket and the resolved family. */
 struct profil_handle;
 
@@ -71,7 +80,7 @@ struct profil_handle;
  * @scale: 16.16 fixed-point scale of profil(3); 0 stops
  * @rate: samples per second of CPU time, PROFIL_RATE_MIN..PROFIL_RATE_MAX;
  *	0 lets the kernel pick PROFIL_RATE_DEFAULT
- * @flags: PROFIL_F_* of <linux/profil.h>
+ * @flags: PROFIL_F_* of <linux/profil.h>, and PROFIL_START_EXCL
  * @pid: target process; 0 is the caller's own process
  */
 struct profil_params {
@@ -375,7 +384,7 @@ uint32_t profil_regions_mode(const struct profil_regions *r);
  * profil_session_start_regions() - start or replace profiling of @pid
  * (0: the caller) with the set @r, in one request
  * @rate: as struct profil_params's; 0 for the kernel's default
- * @flags: PROFIL_F_*
+ * @flags: PROFIL_F_*, and PROFIL_START_EXCL
  *
  * Sets of any size up to PROFIL_REGIONS_MAX go in one message, so the
  * kernel replaces the old set with the whole new one at once.

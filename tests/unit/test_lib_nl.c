@@ -334,6 +334,34 @@ static void test_session_start_all_attrs(void **state)
 	profil_handle_close(h);
 }
 
+/* PROFIL_START_EXCL is NLM_F_EXCL in the header, never an attribute bit. */
+static void test_session_start_excl(void **state)
+{
+	struct profil_handle *h = open_handle(NULL);
+	struct profil_params p = {
+		.buf = 0x1000, .bufsiz = 64, .offset = 0x400000,
+		.scale = 0x8000,
+		.flags = PROFIL_F_SYSTEM_TICKS | PROFIL_START_EXCL,
+	};
+	const struct mock_attr attrs[] = {
+		{ PROFIL_ATTR_BUF, 8, 0x1000 },
+		{ PROFIL_ATTR_BUFSIZ, 8, 64 },
+		{ PROFIL_ATTR_OFFSET, 8, 0x400000 },
+		{ PROFIL_ATTR_SCALE, 4, 0x8000 },
+		{ PROFIL_ATTR_FLAGS, 4, PROFIL_F_SYSTEM_TICKS },
+		{ PROFIL_ATTR_PID, 0, 0 },
+		{ 0 },
+	};
+
+	(void)state;
+	mock_expect_request(PROFIL_CMD_START, NLM_F_ACK | NLM_F_EXCL, attrs);
+	mock_queue_error(EEXIST, "the process has an active session", true);
+	assert_int_equal(profil_session_start(h, &p), -1);
+	assert_int_equal(errno, EEXIST);
+	assert_non_null(strstr(profil_strerror(), "active session"));
+	profil_handle_close(h);
+}
+
 static void test_session_stop(void **state)
 {
 	struct profil_handle *h = open_handle(NULL);
@@ -696,6 +724,7 @@ int main(void)
 		cmocka_unit_test_setup(test_profil_send_error, setup),
 		cmocka_unit_test_setup(test_handle_absent, setup),
 		cmocka_unit_test_setup(test_session_start_all_attrs, setup),
+		cmocka_unit_test_setup(test_session_start_excl, setup),
 		cmocka_unit_test_setup(test_session_stop, setup),
 		cmocka_unit_test_setup(test_session_get, setup),
 		cmocka_unit_test_setup(test_session_get_skips_unknown, setup),

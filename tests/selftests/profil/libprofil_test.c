@@ -411,6 +411,61 @@ static int read_stop_event(struct profil_handle *h, struct profil_status *st,
 	return -1;
 }
 
+/*
+ * PROFIL_START_EXCL (NLM_F_EXCL) leaves an active session alone: EEXIST
+ * with the kernel's reason, the session unchanged; a stopped session, or
+ * none, is no obstacle. Both START calls and the region-set one.
+ */
+TEST(start_excl_leaves_active_session)
+{
+	static unsigned short buf[1 << 15], other[1 << 15];
+	struct profil_params p = {
+		.buf = (uintptr_t)buf, .bufsiz = sizeof(buf),
+		.offset = (uintptr_t)__executable_start, .scale = 32768,
+		.rate = 1000,
+	};
+	struct profil_params q = p;
+	struct profil_handle *h = profil_handle_open();
+	struct profil_regions *r = profil_regions_alloc();
+	struct profil_status st;
+
+	if (!h && errno == ENOSYS)
+		SKIP(return, "profil.ko not loaded");
+	ASSERT_NE(NULL, h);
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, profil_regions_add(r, (uintptr_t)other, sizeof(other),
+					(uintptr_t)__executable_start, 32768));
+	q.buf = (uintptr_t)other;
+	q.flags = PROFIL_START_EXCL;
+	/* None: EXCL starts it. */
+	ASSERT_EQ(0, profil_session_start(h, &q)) {
+		TH_LOG("start: %s", profil_strerror());
+	}
+	ASSERT_EQ(0, profil_session_start(h, &p));	/* replaced, as ever */
+	errno = 0;
+	EXPECT_EQ(-1, profil_session_start(h, &q));
+	EXPECT_EQ(EEXIST, errno);
+	EXPECT_NE(NULL, strstr(profil_strerror(), "active session"))
+		TH_LOG("%s", profil_strerror());
+	errno = 0;
+	EXPECT_EQ(-1, profil_session_start_regions(h, 0, r, 1000,
+						   PROFIL_START_EXCL));
+	EXPECT_EQ(EEXIST, errno);
+	spin(0.1);
+	ASSERT_EQ(0, profil_session_get(h, 0, &st));
+	EXPECT_EQ((uint32_t)PROFIL_STATE_ACTIVE, st.state);
+	EXPECT_EQ((uintptr_t)buf, st.buf);
+	EXPECT_EQ(0U, st.flags);	/* EXCL is no session flag */
+	ASSERT_EQ(0, profil_session_stop(h, 0));
+	/* Stopped: EXCL replaces it. */
+	EXPECT_EQ(0, profil_session_start_regions(h, 0, r, 1000,
+						  PROFIL_START_EXCL))
+		TH_LOG("%s", profil_strerror());
+	ASSERT_EQ(0, profil_session_stop(h, 0));
+	profil_regions_free(r);
+	profil_handle_close(h);
+}
+
 TEST(dump_and_stop_event)
 {
 	static unsigned short buf[1 << 12];
