@@ -13,6 +13,7 @@
 
 #include "ctl.h"
 #include "coverage.h"
+#include "live.h"
 #include "livebuf.h"
 #include "procmaps.h"
 #include "target.h"
@@ -202,7 +203,7 @@ static int process_add(struct coverage_ctx *x, struct coverage *c,
 }
 
 int coverage_start(struct coverage_ctx *x, struct coverage *c, pid_t pid,
-		   pid_t tid, pid_t ppid, struct inject_result *res)
+		   pid_t tid, pid_t ppid, bool excl, struct inject_result *res)
 {
 	uint64_t page = page_size(), args[6];
 	struct profil_regions *set = NULL;
@@ -260,9 +261,13 @@ int coverage_start(struct coverage_ctx *x, struct coverage *c, pid_t pid,
 		goto err_unmap;
 	}
 	if (profil_session_start_regions(x->h, pid, set, x->rate,
-					 x->flags | PROFIL_F_NO_INHERIT) < 0) {
+					 x->flags | PROFIL_F_NO_INHERIT |
+					 (excl ? PROFIL_START_EXCL : 0)) < 0) {
 		err = -errno;
-		ctl_perror_lib(x->op);
+		if (err == -EEXIST)
+			live_refuse_active(x->op, pid);
+		else
+			ctl_perror_lib(x->op);
 		goto err_unmap;
 	}
 	profil_regions_free(set);

@@ -99,12 +99,13 @@ struct coverage {
  * coverage_start() - map the counters into process @pid through its
  * thread @tid (stopped at an injectable ptrace stop), cover its
  * executable mappings and start its session; the process is added to
- * the profile (@ppid its parent)
+ * the profile (@ppid its parent). @excl: leave an active session alone
+ * (-EEXIST), as attach does with the process it attaches to.
  * Return: 0, or -errno with the message printed; @res says whether the
  * process exited meanwhile.
  */
 int coverage_start(struct coverage_ctx *x, struct coverage *c, pid_t pid,
-		   pid_t tid, pid_t ppid, struct inject_result *res);
+		   pid_t tid, pid_t ppid, bool excl, struct inject_result *res);
 
 /**
  * coverage_update() - cover the executable mappings @c's process made

@@ -96,12 +96,16 @@ int live_setup(const char *op, struct profil_handle *h, pid_t pid,
 		.offset = b->geom.offset,
 		.scale = b->geom.scale,
 		.rate = o->rate,
-		.flags = o->flags,
+		/* An active session is the program's own: leave it. */
+		.flags = o->flags | PROFIL_START_EXCL,
 		.pid = pid,
 	};
 	if (profil_session_start(h, &p) < 0) {
 		err = -errno;
-		ctl_perror_lib(op);
+		if (err == -EEXIST)
+			live_refuse_active(op, pid);
+		else
+			ctl_perror_lib(op);
 		goto err_unmap;
 	}
 	return 0;
@@ -148,11 +152,16 @@ int live_check_unprofiled(const char *op, struct profil_handle *h, pid_t pid)
 	}
 	if (st.state != PROFIL_STATE_ACTIVE)
 		return 0;
+	live_refuse_active(op, pid);
+	return -1;
+}
+
+void live_refuse_active(const char *op, pid_t pid)
+{
 	ctl_errorf(op, "process %d has an active profil session, which this "
 		   "would replace: its own (profil(), monstartup(), -pg) or "
 		   "profil-ctl start's; \"profil-ctl show %d\" reads it",
 		   (int)pid, (int)pid);
-	return -1;
 }
 
 int live_session_get(struct profil_handle *h, pid_t pid,

@@ -214,7 +214,9 @@ static void proc_setup(struct trace *t, struct tproc *p, struct ttask *k,
 	int err;
 
 	p->need_setup = false;
-	err = coverage_start(&t->x, &p->cov, p->pid, k->tid, p->ppid, res);
+	/* attach's process: its own session is not replaced (EEXIST). */
+	err = coverage_start(&t->x, &p->cov, p->pid, k->tid, p->ppid,
+			     t->attach && p->pid == t->root, res);
 	if (!err) {
 		p->cleaned = false;
 		p->born_ns = now_ns();

@@ -146,6 +146,13 @@ int live_collect(const char *op, struct profil_handle *h,
  */
 int live_check_unprofiled(const char *op, struct profil_handle *h, pid_t pid);
 
+/*
+ * live_refuse_active() - say that @pid has an active session, which @op
+ * would replace: the message of live_check_unprofiled() and of a START
+ * with PROFIL_START_EXCL that met one after that check.
+ */
+void live_refuse_active(const char *op, pid_t pid);
+
 /**
  * live_session_get() - @pid's session: its status into @st and its
  * PROFIL_STAT_MISSED into *@missed (periods the clock came too late for,
