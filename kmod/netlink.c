@@ -456,8 +456,7 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 	err = profil_session_start(task, &req,
 				   info->nlhdr->nlmsg_flags & NLM_F_EXCL);
 	if (err == -EEXIST)
-		NL_SET_ERR_MSG_MOD(extack,
-				   "the process has an active session (NLM_F_EXCL)");
+		NL_SET_ERR_MSG_MOD(extack, "process has an active session");
 	else if (err)
 		NL_SET_ERR_MSG_MOD(extack, "cannot start sampling the process");
 out_put_regions:
