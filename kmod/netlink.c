@@ -52,6 +52,7 @@ static const struct nla_policy profil_start_policy[PROFIL_ATTR_MAX + 1] = {
 	[PROFIL_ATTR_COUNTER] = NLA_POLICY_MAX(NLA_U32, PROFIL_COUNTER_MAX),
 	[PROFIL_ATTR_MODE] = NLA_POLICY_MAX(NLA_U32, PROFIL_MODE_MAX),
 	[PROFIL_ATTR_NR_REGIONS] = { .type = NLA_REJECT },
+	[PROFIL_ATTR_EXCL] = { .type = NLA_FLAG },
 };
 
 /* ADD_REGIONS: the target and the regions; anything else is unknown. */
@@ -454,7 +455,7 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 		goto out_put_regions;
 	profil_params_set_regions(&req, rs);
 	err = profil_session_start(task, &req,
-				   info->nlhdr->nlmsg_flags & NLM_F_EXCL);
+				   nla_get_flag(attrs[PROFIL_ATTR_EXCL]));
 	if (err == -EEXIST)
 		NL_SET_ERR_MSG_MOD(extack, "process has an active session");
 	else if (err)

@@ -523,7 +523,7 @@ found:
  * profil_session_start() - start or restart profiling of a process
  * @leader: any thread of the process
  * @req: the parameters; buf and scale are non-zero
- * @excl: leave an active session alone (NLM_F_EXCL): -EEXIST
+ * @excl: leave an active session alone (PROFIL_ATTR_EXCL): -EEXIST
  *
  * Context: process context, may sleep.
  * Return: 0 or a negative errno.

@@ -352,9 +352,11 @@ void pf_nl_put_params(struct nlmsghdr *nlh, const struct profil_params *p)
 	mnl_attr_put_u32(nlh, PROFIL_ATTR_SCALE, p->scale);
 	if (p->rate)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, p->rate);
-	if (p->flags & ~PROFIL_START_EXCL)	/* that one is NLM_F_EXCL */
+	if (p->flags & ~PROFIL_START_EXCL)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_FLAGS,
 				 p->flags & ~PROFIL_START_EXCL);
+	if (p->flags & PROFIL_START_EXCL)
+		mnl_attr_put(nlh, PROFIL_ATTR_EXCL, 0, NULL);
 	if (p->pid)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, (uint32_t)p->pid);
 }

@@ -62,7 +62,7 @@ void monitor(int (*lowpc)(void), int (*highpc)(void),
 /*
  * PROFIL_START_EXCL - libprofil's own bit of the flags of
  * profil_session_start() and profil_session_start_regions(), never sent
- * as PROFIL_ATTR_FLAGS: the START goes with NLM_F_EXCL and fails with
+ * as PROFIL_ATTR_FLAGS: the START goes with PROFIL_ATTR_EXCL and fails with
  * EEXIST where the process has an active session, which it would
  * otherwise replace (a program's own profil(), a -pg build's session).
  */

@@ -80,8 +80,7 @@ PROFIL_EXPORT int profil_session_start(struct profil_handle *h,
 		pf_err_set(EINVAL, NULL);
 		return -1;
 	}
-	nlh = pf_nl_request(&h->nl, PROFIL_CMD_START, NLM_F_ACK |
-			    (p->flags & PROFIL_START_EXCL ? NLM_F_EXCL : 0));
+	nlh = pf_nl_request(&h->nl, PROFIL_CMD_START, NLM_F_ACK);
 	pf_nl_put_params(nlh, p);
 	return pf_nl_talk(&h->nl, nlh, NULL, NULL);
 }
@@ -346,7 +345,7 @@ int pf_nl_start_regions(struct pf_nl *nl, pid_t pid,
 	if (rate)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, rate);
 	if (flags & PROFIL_START_EXCL)
-		nlh->nlmsg_flags |= NLM_F_EXCL;
+		mnl_attr_put(nlh, PROFIL_ATTR_EXCL, 0, NULL);
 	flags &= ~PROFIL_START_EXCL;
 	if (flags)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_FLAGS, flags);

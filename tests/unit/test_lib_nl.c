@@ -334,7 +334,7 @@ static void test_session_start_all_attrs(void **state)
 	profil_handle_close(h);
 }
 
-/* PROFIL_START_EXCL is NLM_F_EXCL in the header, never an attribute bit. */
+/* PROFIL_START_EXCL is the PROFIL_ATTR_EXCL flag, never a FLAGS bit. */
 static void test_session_start_excl(void **state)
 {
 	struct profil_handle *h = open_handle(NULL);
@@ -349,12 +349,13 @@ static void test_session_start_excl(void **state)
 		{ PROFIL_ATTR_OFFSET, 8, 0x400000 },
 		{ PROFIL_ATTR_SCALE, 4, 0x8000 },
 		{ PROFIL_ATTR_FLAGS, 4, PROFIL_F_SYSTEM_TICKS },
+		{ PROFIL_ATTR_EXCL, MOCK_ANY, 0 },	/* present, no payload */
 		{ PROFIL_ATTR_PID, 0, 0 },
 		{ 0 },
 	};
 
 	(void)state;
-	mock_expect_request(PROFIL_CMD_START, NLM_F_ACK | NLM_F_EXCL, attrs);
+	mock_expect_request(PROFIL_CMD_START, NLM_F_ACK, attrs);
 	mock_queue_error(EEXIST, "the process has an active session", true);
 	assert_int_equal(profil_session_start(h, &p), -1);
 	assert_int_equal(errno, EEXIST);

@@ -28,8 +28,8 @@
  *	Attributes: %PROFIL_ATTR_BUF, %PROFIL_ATTR_BUFSIZ, %PROFIL_ATTR_OFFSET,
  *	%PROFIL_ATTR_SCALE, optional %PROFIL_ATTR_RATE, %PROFIL_ATTR_FLAGS and
  *	%PROFIL_ATTR_PID. A NULL buffer or a zero scale stops profiling.
- *	With %NLM_F_EXCL in the request's header an active session is not
- *	replaced: -EEXIST (a stopped one is, as without it).
+ *	With %PROFIL_ATTR_EXCL an active session is not replaced: -EEXIST
+ *	(a stopped one is, as without it).
  * @PROFIL_CMD_STOP: stop profiling; optional %PROFIL_ATTR_PID. Once the
  *	reply is sent the kernel writes nothing more to the buffer.
  * @PROFIL_CMD_GET: status of one process (doit, optional %PROFIL_ATTR_PID)
@@ -175,6 +175,9 @@ enum profil_stop_reason {
  * @PROFIL_ATTR_MODE: u32, &enum profil_mode; default wrap.
  * @PROFIL_ATTR_NR_REGIONS: u32, regions in the set (kernel to user only);
  *	PROFIL_CMD_GET_REGIONS lists them.
+ * @PROFIL_ATTR_EXCL: flag, %PROFIL_CMD_START only: leave an active session
+ *	alone (-EEXIST) instead of replacing its parameters. (Not
+ *	%NLM_F_EXCL: generic netlink refuses the old request flags.)
  */
 enum profil_attr {
 	PROFIL_ATTR_UNSPEC,
@@ -194,6 +197,7 @@ enum profil_attr {
 	PROFIL_ATTR_COUNTER,
 	PROFIL_ATTR_MODE,
 	PROFIL_ATTR_NR_REGIONS,
+	PROFIL_ATTR_EXCL,
 
 	__PROFIL_ATTR_MAX,
 	PROFIL_ATTR_MAX = __PROFIL_ATTR_MAX - 1

@@ -412,7 +412,7 @@ static int read_stop_event(struct profil_handle *h, struct profil_status *st,
 }
 
 /*
- * PROFIL_START_EXCL (NLM_F_EXCL) leaves an active session alone: EEXIST
+ * PROFIL_START_EXCL (PROFIL_ATTR_EXCL) leaves an active session alone: EEXIST
  * with the kernel's reason, the session unchanged; a stopped session, or
  * none, is no obstacle. Both START calls and the region-set one.
  */

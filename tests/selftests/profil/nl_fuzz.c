@@ -59,7 +59,7 @@
 typedef unsigned __int128 errmask_t;
 #define E(e)		((errmask_t)1 << (e))
 #define E_ANY_REQ	(E(0) | E(EINVAL) | E(ERANGE) | E(ESRCH) | E(EFAULT) | \
-			 E(ENOENT) | E(EPERM) | E(EOPNOTSUPP))
+			 E(ENOENT) | E(EPERM) | E(EOPNOTSUPP) | E(EEXIST))
 
 /* What the kernel must answer to one message. */
 struct expect {
