@@ -415,6 +415,7 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **attrs = info->attrs;
+	struct nlattr *excl = attrs[PROFIL_ATTR_EXCL];
 	struct profil_params req = {};
 	struct profil_regions *rs;
 	struct task_struct *task;
@@ -447,6 +448,13 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		goto out;
 	if (!rs) {
+		/* A START that stops would not leave an active session. */
+		if (excl) {
+			NL_SET_ERR_MSG_ATTR(extack, excl,
+					    "EXCL with a START that stops");
+			err = -EINVAL;
+			goto out;
+		}
 		profil_nl_stop_task(task, off);
 		goto out;
 	}
@@ -454,10 +462,10 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		goto out_put_regions;
 	profil_params_set_regions(&req, rs);
-	err = profil_session_start(task, &req,
-				   nla_get_flag(attrs[PROFIL_ATTR_EXCL]));
-	if (err == -EEXIST)
-		NL_SET_ERR_MSG_MOD(extack, "process has an active session");
+	err = profil_session_start(task, &req, !!excl);
+	if (excl && err == -EEXIST)
+		NL_SET_ERR_MSG_ATTR(extack, excl,
+				    "process has an active session");
 	else if (err)
 		NL_SET_ERR_MSG_MOD(extack, "cannot start sampling the process");
 out_put_regions:

@@ -344,6 +344,10 @@ int pf_nl_resolve(struct pf_nl *nl)
  * Requests and replies of the profil family.
  */
 
+/* libprofil's request option takes the bit the kernel leaves to it. */
+_Static_assert(!(PROFIL_F_ALL & PROFIL_START_EXCL),
+	       "PROFIL_START_EXCL overlaps a kernel flag");
+
 void pf_nl_put_params(struct nlmsghdr *nlh, const struct profil_params *p)
 {
 	mnl_attr_put_u64(nlh, PROFIL_ATTR_BUF, p->buf);

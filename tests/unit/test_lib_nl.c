@@ -356,7 +356,7 @@ static void test_session_start_excl(void **state)
 
 	(void)state;
 	mock_expect_request(PROFIL_CMD_START, NLM_F_ACK, attrs);
-	mock_queue_error(EEXIST, "the process has an active session", true);
+	mock_queue_error(EEXIST, "process has an active session", true);
 	assert_int_equal(profil_session_start(h, &p), -1);
 	assert_int_equal(errno, EEXIST);
 	assert_non_null(strstr(profil_strerror(), "active session"));

@@ -26,10 +26,11 @@
  * enum profil_cmd - generic netlink commands
  * @PROFIL_CMD_START: start or replace profiling of a process.
  *	Attributes: %PROFIL_ATTR_BUF, %PROFIL_ATTR_BUFSIZ, %PROFIL_ATTR_OFFSET,
- *	%PROFIL_ATTR_SCALE, optional %PROFIL_ATTR_RATE, %PROFIL_ATTR_FLAGS and
- *	%PROFIL_ATTR_PID. A NULL buffer or a zero scale stops profiling.
- *	With %PROFIL_ATTR_EXCL an active session is not replaced: -EEXIST
- *	(a stopped one is, as without it).
+ *	%PROFIL_ATTR_SCALE, optional %PROFIL_ATTR_RATE, %PROFIL_ATTR_FLAGS,
+ *	%PROFIL_ATTR_PID and %PROFIL_ATTR_EXCL. A NULL buffer or a zero
+ *	scale stops profiling (not with %PROFIL_ATTR_EXCL: -EINVAL). With
+ *	%PROFIL_ATTR_EXCL an active session is not replaced: -EEXIST; a
+ *	stopped session is replaced either way.
  * @PROFIL_CMD_STOP: stop profiling; optional %PROFIL_ATTR_PID. Once the
  *	reply is sent the kernel writes nothing more to the buffer.
  * @PROFIL_CMD_GET: status of one process (doit, optional %PROFIL_ATTR_PID)
@@ -73,6 +74,9 @@ enum profil_cmd {
  * @PROFIL_F_NO_INHERIT: a process forked from the profiled one is not
  *	profiled (by default it gets a session of its own with the same
  *	parameters). New threads are profiled either way.
+ *
+ * Bit 31 is never a kernel flag: libraries may use it for a request
+ * option of their own, which they do not send in %PROFIL_ATTR_FLAGS.
  */
 enum profil_flags {
 	PROFIL_F_SYSTEM_TICKS = 1U << 0,
@@ -176,8 +180,9 @@ enum profil_stop_reason {
  * @PROFIL_ATTR_NR_REGIONS: u32, regions in the set (kernel to user only);
  *	PROFIL_CMD_GET_REGIONS lists them.
  * @PROFIL_ATTR_EXCL: flag, %PROFIL_CMD_START only: leave an active session
- *	alone (-EEXIST) instead of replacing its parameters. (Not
- *	%NLM_F_EXCL: generic netlink refuses the old request flags.)
+ *	alone (-EEXIST) instead of replacing its parameters; -EINVAL with a
+ *	START that stops. (Not %NLM_F_EXCL: generic netlink refuses the old
+ *	request flags.)
  */
 enum profil_attr {
 	PROFIL_ATTR_UNSPEC,

@@ -198,6 +198,14 @@ BUILD(mode_2, put_required(nlh, c);
       mnl_attr_put_u32(nlh, PROFIL_ATTR_MODE, PROFIL_MODE_MAX + 1))
 BUILD(nr_regions_attr, put_required(nlh, c);
       mnl_attr_put_u32(nlh, PROFIL_ATTR_NR_REGIONS, 1))
+BUILD(excl_with_payload, put_required(nlh, c);
+      mnl_attr_put_u32(nlh, PROFIL_ATTR_EXCL, 1))
+BUILD(excl_stopping, mnl_attr_put_u64(nlh, PROFIL_ATTR_BUF, 0);
+      mnl_attr_put_u64(nlh, PROFIL_ATTR_BUFSIZ, 512);
+      mnl_attr_put_u64(nlh, PROFIL_ATTR_OFFSET, 0);
+      mnl_attr_put_u32(nlh, PROFIL_ATTR_SCALE, 0x10000);
+      mnl_attr_put(nlh, PROFIL_ATTR_EXCL, 0, NULL))
+BUILD(stop_excl, mnl_attr_put(nlh, PROFIL_ATTR_EXCL, 0, NULL))
 BUILD(add_region, put_region(nlh, c->buf, 512, 2))
 BUILD(add_with_buf, put_region(nlh, c->buf, 512, 2);
       mnl_attr_put_u64(nlh, PROFIL_ATTR_BUF, c->buf))
@@ -310,6 +318,11 @@ ROW(stop_own_users_process_untraced, STOP(pid_only_mine), .err = -EPERM,
     .extack = "must trace it or have CAP_SYS_PTRACE", .nobody = true);
 ROW(stop_with_start_attribute, STOP(stop_with_buf), .err = -EINVAL,
     .extack = "Unknown attribute type");
+ROW(stop_with_excl, STOP(stop_excl), .err = -EINVAL,
+    .extack = "Unknown attribute type");
+ROW(start_excl_with_payload, START(excl_with_payload), EINVAL_POLICY);
+ROW(start_excl_that_stops, START(excl_stopping), .err = -EINVAL,
+    .extack = "EXCL with a START that stops");
 ROW(get_not_profiled, GET(nothing_to_add), .err = -ENOENT,
     .extack = "process is not profiled", .nobody = true);
 ROW(get_other_users_process, GET(get_pid_init), .err = -EPERM,
