@@ -320,7 +320,8 @@ ROW(stop_with_start_attribute, STOP(stop_with_buf), .err = -EINVAL,
     .extack = "Unknown attribute type");
 ROW(stop_with_excl, STOP(stop_excl), .err = -EINVAL,
     .extack = "Unknown attribute type");
-ROW(start_excl_with_payload, START(excl_with_payload), EINVAL_POLICY);
+ROW(start_excl_with_payload, START(excl_with_payload), .err = -ERANGE,
+    .extack = "Attribute failed policy validation");
 ROW(start_excl_that_stops, START(excl_stopping), .err = -EINVAL,
     .extack = "EXCL with a START that stops");
 ROW(get_not_profiled, GET(nothing_to_add), .err = -ENOENT,
