@@ -564,7 +564,6 @@ static int top_timer(void)
 	return fd;
 }
 
-/* Start the trace: attach to @o->pid, or run @cmd. */
 int cmd_top(int argc, char **argv)
 {
 	struct top tp = { 0 };
