@@ -11,11 +11,11 @@
  * seized for that one munmap()). A buffer without the marker is the
  * program's own (profil(), monstartup()) and is never touched.
  *
- * profil.ko lets only the tracer of another process (or CAP_SYS_PTRACE
- * over it) start or stop it or see its buffer's address: start, stop and
- * show seize it for their requests, so that ptrace, LSMs included, is the
- * whole rule. status does not: it shows "-" for the addresses it is not
- * given.
+ * profil.ko lets only the tracer of another process start or stop it or
+ * see its buffer's address (CAP_SYS_PTRACE alone is not enough): start,
+ * stop and show seize it for their requests, so that ptrace, LSMs
+ * included, is the whole rule. status does not: it shows "-" for the
+ * addresses it is not given.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "ctl.h"
@@ -98,10 +99,10 @@ static int ctl_grab(const char *op, pid_t pid, struct tracer_stop *s)
 /*
  * The session of @pid into @st, STOPped first if @stop, over a handle of
  * its own. With @seize, @pid is seized meanwhile (PTRACE_SEIZE does not
- * stop it): its tracer may stop it and is told its buffer's address. A seize that fails
- * is no error: CAP_SYS_PTRACE does without, and the kernel's refusal says
- * what is missing. PTRACE_DETACH needs a ptrace-stop, hence the interrupt
- * at the end. Return: 0, or -1 after printing why.
+ * stop it): its tracer may stop it and is told its buffer's address. A
+ * seize that fails is the reason, printed, unless @pid is profil-ctl's
+ * own. PTRACE_DETACH needs a ptrace-stop, hence the interrupt at the end.
+ * Return: 0, or -1 after printing why.
  */
 static int ctl_session_get(const char *op, pid_t pid, bool stop, bool seize,
 			   struct profil_status *st, uint64_t *missed)
@@ -114,7 +115,18 @@ static int ctl_session_get(const char *op, pid_t pid, bool stop, bool seize,
 
 	if (!h)
 		return -1;
-	seized = seize && !tracer_seize(pid, 0);
+	seized = false;
+	if (seize && pid != getpid()) {
+		int err = tracer_seize(pid, 0);
+
+		if (err) {
+			ctl_errorf(op, "process %d: ptrace: %s", (int)pid,
+				   tracer_strerror(err));
+			profil_handle_close(h);
+			return -1;
+		}
+		seized = true;
+	}
 	if ((stop && profil_session_stop(h, pid) < 0) ||
 	    live_session_get(h, pid, st, missed ? missed : &unused) < 0) {
 		ctl_perror_lib(op);
@@ -146,7 +158,7 @@ int cmd_start(int argc, char **argv)
 		profil_handle_close(h);
 		return CTL_EXIT_FAIL;
 	}
-	/* Detach only after START: a tracer needs no CAP_SYS_PTRACE for it. */
+	/* Detach only after START: only a tracer may start another process. */
 	err = live_setup(argv[0], h, o.pid, &o, &b, &res);
 	profil_handle_close(h);
 	if (!res.exited)
@@ -280,8 +292,8 @@ static void status_text_header(void)
 
 /*
  * The kernel leaves a session's addresses (buffer, offset, fault address)
- * out for a caller that neither traces the process nor has CAP_SYS_PTRACE
- * over it; a session's buffer is never 0 otherwise.
+ * out for a caller that does not trace the process; a session's buffer is
+ * never 0 otherwise.
  */
 static bool status_has_addrs(const struct profil_status *st)
 {
@@ -414,8 +426,8 @@ int cmd_show(int argc, char **argv)
 		return CTL_EXIT_FAIL;
 	if (!status_has_addrs(&st)) {
 		ctl_errorf(argv[0], "process %d: the kernel did not tell the "
-			   "buffer's address: tracing the process (ptrace "
-			   "access) or CAP_SYS_PTRACE is needed", (int)o.pid);
+			   "buffer's address: only the process's ptrace tracer "
+			   "is told", (int)o.pid);
 		return CTL_EXIT_FAIL;
 	}
 	if (live_snapshot(argv[0], &st, &hist) < 0) {

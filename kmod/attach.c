@@ -209,14 +209,15 @@ static int profil_regions_shared(const struct profil_regions *rs)
 
 /*
  * Whether the forked current takes its parent's session: not if the
- * switch forbids it, nor if a buffer is shared with the parent.
+ * switches forbid it, nor if a buffer is shared with the parent.
  */
 static bool profil_attach_inherits(const struct profil_params *p)
 {
 	if (current->flags & PF_EXITING)
 		return false;
 	/* A forked process has its parent's credentials: no audit. */
-	if (!profil_start_allowed(false))
+	if (!profil_start_allowed(false) ||
+	    (!profil_rides_tick(p->rate) && !profil_timer_clock_allowed(false)))
 		return false;
 	return !profil_regions_shared(p->regions);
 }
@@ -233,7 +234,8 @@ static void profil_attach_run(struct callback_head *head)
 		profil_session_put(a->session);
 	} else {
 		if (profil_attach_inherits(&a->params) &&
-		    profil_session_start(current, &a->params, false))
+		    profil_session_start(current, &a->params,
+					 PROFIL_START_UNLESS_ANY))
 			pr_debug("process %d not profiled\n", current->tgid);
 		profil_regions_put(a->params.regions);
 	}

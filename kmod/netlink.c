@@ -7,10 +7,11 @@
  * current. Profiling one's own process needs no privilege, as the BSD
  * system call. Status of another process needs the access that ptrace's
  * PTRACE_MODE_READ_REALCREDS would grant (perf_event_open's rule), and
- * shows its addresses only to its tracer or to CAP_SYS_PTRACE over it;
- * starting and stopping another process need the same. The
- * privileged_only parameter limits starting to CAP_PERFMON or
- * CAP_SYS_ADMIN.
+ * shows its addresses only to its tracer; starting and stopping another
+ * process need its tracer, whose attach the LSMs approved. Rates above
+ * HZ make a perf event and need CAP_PERFMON unless the administrator
+ * allows them (unprivileged_timer_clock); the privileged_only parameter
+ * limits every start to CAP_PERFMON or CAP_SYS_ADMIN.
  * The family lives in the initial network namespace only.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -80,14 +81,35 @@ module_param(privileged_only, bool, 0644);
 MODULE_PARM_DESC(privileged_only,
 		 "starting needs CAP_PERFMON or CAP_SYS_ADMIN (default: N)");
 
+/*
+ * Rates above HZ are sampled by a perf event the module makes for each
+ * thread, past perf_event_paranoid and security_perf_event_open(), which
+ * a module cannot consult: they take CAP_PERFMON, as perf at Debian's
+ * paranoid level 3, unless the administrator opens them to every user.
+ * The tick clock makes no perf event and stays open, as profil(2) was.
+ */
+static bool unprivileged_timer_clock;
+module_param(unprivileged_timer_clock, bool, 0644);
+MODULE_PARM_DESC(unprivileged_timer_clock,
+		 "rates above HZ without CAP_PERFMON (default: N)");
+
+/* perfmon_capable(); @audit: a denial is recorded, as for a request. */
+static bool profil_perfmon_capable(bool audit)
+{
+	if (audit)
+		return perfmon_capable();
+	return ns_capable_noaudit(&init_user_ns, CAP_PERFMON) ||
+	       ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+}
+
 /**
  * profil_start_allowed() - whether privileged_only lets current start
  * @audit: record a denial in the audit log, as a request's check does
  *
  * CAP_PERFMON is the capability for performance monitoring (perf's
  * perfmon_capable()); CAP_SYS_ADMIN stays accepted, as perf accepts it.
- * Both in the initial user namespace: the switch is the host's, and a
- * container's root does not get past it.
+ * Both in the initial user namespace: the switches are the host's, and a
+ * container's root does not get past them.
  *
  * Context: process context, current is the task that would be profiled
  * or the requester.
@@ -95,21 +117,38 @@ MODULE_PARM_DESC(privileged_only,
  */
 bool profil_start_allowed(bool audit)
 {
-	if (!READ_ONCE(privileged_only))
-		return true;
-	if (audit)
-		return perfmon_capable();
-	return ns_capable_noaudit(&init_user_ns, CAP_PERFMON) ||
-	       ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+	return !READ_ONCE(privileged_only) || profil_perfmon_capable(audit);
 }
 
-/* privileged_only, for requests that start or extend profiling. */
-static int profil_nl_check_allowed(struct netlink_ext_ack *extack)
+/**
+ * profil_timer_clock_allowed() - whether current may sample above HZ
+ * @audit: as for profil_start_allowed()
+ *
+ * Context: as profil_start_allowed().
+ * Return: true if unprivileged_timer_clock is set or current has
+ * CAP_PERFMON (or CAP_SYS_ADMIN) in the initial user namespace.
+ */
+bool profil_timer_clock_allowed(bool audit)
 {
-	if (profil_start_allowed(true))
-		return 0;
-	NL_SET_ERR_MSG_MOD(extack, "privileged_only is set: needs CAP_PERFMON");
-	return -EPERM;
+	return READ_ONCE(unprivileged_timer_clock) ||
+	       profil_perfmon_capable(audit);
+}
+
+/* The switches, for requests that start or extend profiling. */
+static int profil_nl_check_allowed(bool timer_clock,
+				   struct netlink_ext_ack *extack)
+{
+	if (!profil_start_allowed(true)) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "privileged_only is set: needs CAP_PERFMON");
+		return -EPERM;
+	}
+	if (timer_clock && !profil_timer_clock_allowed(true)) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "a rate above HZ needs CAP_PERFMON or unprivileged_timer_clock");
+		return -EPERM;
+	}
+	return 0;
 }
 
 /* CAP_SYS_PTRACE in @ns; @audit: a denial is recorded, as for a request. */
@@ -184,25 +223,33 @@ static bool profil_may_access(struct task_struct *task, bool audit)
  * Control of another process: starting it (which adds to counters at
  * addresses of the caller's choosing in it: write access), stopping it,
  * listing its regions, and seeing its buffer and fault addresses. ptrace
- * gates that with PTRACE_MODE_ATTACH, where LSMs (Yama's ptrace_scope,
- * Landlock, AppArmor, SELinux) add restrictions. With no LSM hook
- * exported to modules, it takes CAP_SYS_PTRACE over the target, or being
- * its tracer, which ptrace_attach() (or the tracee's PTRACE_TRACEME) let
- * the LSMs approve, and which may read and write anywhere in its tracee
- * already. Without tasklist_lock the tracer is read racily: see
- * limitations.rst. @audit: false where a denial only withholds addresses.
+ * gates that with PTRACE_MODE_ATTACH, where the LSMs (Yama's
+ * ptrace_scope, Landlock, AppArmor, SELinux) add their restrictions, even
+ * for CAP_SYS_PTRACE. Neither ptrace_may_access() nor the LSM hook is
+ * exported to modules, so the proof is the ptrace relation itself: a
+ * thread of the caller's process traces a thread of the target, which
+ * ptrace_attach() (or the tracee's PTRACE_TRACEME) let the LSMs approve,
+ * and which may read and write anywhere in the target already. Any
+ * thread: a leader that called pthread_exit() cannot be attached to.
+ * CAP_SYS_PTRACE alone is not enough. A tracer attached before the policy
+ * tightened keeps its tracee, as it does for ptrace. Without
+ * tasklist_lock the tracer is read racily: see limitations.rst.
  */
-static bool profil_may_control(struct task_struct *task, bool audit)
+static bool profil_may_control(struct task_struct *task)
 {
-	struct task_struct *tracer;
-	bool ok;
+	struct task_struct *t, *tracer;
+	bool ok = false;
 
 	if (same_thread_group(task, current))
 		return true;
 	rcu_read_lock();
-	tracer = ptrace_parent(task);
-	ok = (tracer && same_thread_group(tracer, current)) ||
-	     profil_ptrace_capable(__task_cred(task)->user_ns, audit);
+	for_each_thread(task, t) {
+		tracer = ptrace_parent(t);
+		if (tracer && same_thread_group(tracer, current)) {
+			ok = true;
+			break;
+		}
+	}
 	rcu_read_unlock();
 	return ok;
 }
@@ -212,10 +259,10 @@ static int profil_nl_check_control(struct task_struct *task,
 				   const struct nlattr *pid_attr,
 				   struct netlink_ext_ack *extack)
 {
-	if (profil_may_control(task, true))
+	if (profil_may_control(task))
 		return 0;
 	NL_SET_ERR_MSG_ATTR(extack, pid_attr,
-			    "must trace it or have CAP_SYS_PTRACE");
+			    "must be the process or its ptrace tracer");
 	return -EPERM;
 }
 
@@ -296,15 +343,23 @@ static int profil_nl_fill(struct sk_buff *skb, struct profil_session *s,
 			  u32 portid, u32 seq, int flags, u8 cmd,
 			  struct netlink_callback *cb, bool addrs)
 {
-	struct profil_params p;
+	const struct profil_params *p;
+	struct profil_region r0;
+	u32 rate, pflags, nr, counter, mode;
 	unsigned long irqflags;
 	int state, reason;
 	u64 fault_addr;
 	void *hdr;
 
-	/* The copy's set pointer is not used past the RCU section. */
+	/* BUF to SCALE report the first region. */
 	rcu_read_lock();
-	p = *rcu_dereference(s->params);
+	p = rcu_dereference(s->params);
+	r0 = p->regions->region[0];
+	nr = p->regions->nr;
+	counter = p->regions->counter;
+	mode = p->regions->mode;
+	rate = p->rate;
+	pflags = p->flags;
 	rcu_read_unlock();
 	raw_spin_lock_irqsave(&s->lock, irqflags);
 	state = s->state;
@@ -319,19 +374,19 @@ static int profil_nl_fill(struct sk_buff *skb, struct profil_session *s,
 		genl_dump_check_consistent(cb, hdr);
 	if (nla_put_u32(skb, PROFIL_ATTR_PID, pid_vnr(s->tgid)) ||
 	    (addrs &&
-	     nla_put_u64_64bit(skb, PROFIL_ATTR_BUF, p.buf, PROFIL_ATTR_PAD)) ||
-	    nla_put_u64_64bit(skb, PROFIL_ATTR_BUFSIZ, p.bufsiz,
+	     nla_put_u64_64bit(skb, PROFIL_ATTR_BUF, r0.buf, PROFIL_ATTR_PAD)) ||
+	    nla_put_u64_64bit(skb, PROFIL_ATTR_BUFSIZ, r0.size,
 			      PROFIL_ATTR_PAD) ||
-	    (addrs && nla_put_u64_64bit(skb, PROFIL_ATTR_OFFSET, p.offset,
+	    (addrs && nla_put_u64_64bit(skb, PROFIL_ATTR_OFFSET, r0.offset,
 					PROFIL_ATTR_PAD)) ||
-	    nla_put_u32(skb, PROFIL_ATTR_SCALE, p.scale) ||
-	    nla_put_u32(skb, PROFIL_ATTR_RATE, p.rate) ||
-	    nla_put_u32(skb, PROFIL_ATTR_FLAGS, p.flags) ||
+	    nla_put_u32(skb, PROFIL_ATTR_SCALE, r0.scale) ||
+	    nla_put_u32(skb, PROFIL_ATTR_RATE, rate) ||
+	    nla_put_u32(skb, PROFIL_ATTR_FLAGS, pflags) ||
 	    nla_put_u32(skb, PROFIL_ATTR_STATE, state) ||
 	    nla_put_u32(skb, PROFIL_ATTR_REASON, reason) ||
-	    nla_put_u32(skb, PROFIL_ATTR_COUNTER, p.counter) ||
-	    nla_put_u32(skb, PROFIL_ATTR_MODE, p.mode) ||
-	    nla_put_u32(skb, PROFIL_ATTR_NR_REGIONS, p.nr_regions))
+	    nla_put_u32(skb, PROFIL_ATTR_COUNTER, counter) ||
+	    nla_put_u32(skb, PROFIL_ATTR_MODE, mode) ||
+	    nla_put_u32(skb, PROFIL_ATTR_NR_REGIONS, nr))
 		goto nla_put_failure;
 	if (addrs && reason == PROFIL_STOP_FAULT &&
 	    nla_put_u64_64bit(skb, PROFIL_ATTR_FAULT_ADDR, fault_addr,
@@ -458,11 +513,13 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 		profil_nl_stop_task(task, off);
 		goto out;
 	}
-	err = profil_nl_check_allowed(extack);
+	err = profil_nl_check_allowed(!profil_rides_tick(req.rate), extack);
 	if (err)
 		goto out_put_regions;
-	profil_params_set_regions(&req, rs);
-	err = profil_session_start(task, &req, !!excl);
+	req.regions = rs;
+	err = profil_session_start(task, &req,
+				   excl ? PROFIL_START_UNLESS_ACTIVE :
+					  PROFIL_START_REPLACE);
 	if (excl && err == -EEXIST)
 		NL_SET_ERR_MSG_ATTR(extack, excl,
 				    "process has an active session");
@@ -482,7 +539,7 @@ static int profil_nl_add_regions(struct sk_buff *skb, struct genl_info *info)
 	struct task_struct *task;
 	int err;
 
-	err = profil_nl_check_allowed(extack);
+	err = profil_nl_check_allowed(false, extack);
 	if (err)
 		return err;
 	task = profil_nl_target(info);
@@ -533,7 +590,7 @@ static int profil_nl_get(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	/* Not a refusal: the reply only leaves the addresses out. */
-	addrs = profil_may_control(task, false);
+	addrs = profil_may_control(task);
 	s = profil_session_find(task_tgid(task));
 	put_task_struct(task);
 	if (!s) {
@@ -575,7 +632,7 @@ static bool profil_nl_visible(struct profil_session *s, bool *addrs)
 	if (!task)
 		return false;
 	ok = profil_may_access(task, false);
-	*addrs = ok && profil_may_control(task, false);
+	*addrs = ok && profil_may_control(task);
 	put_task_struct(task);
 	return ok;
 }
@@ -589,10 +646,16 @@ static bool profil_nl_visible(struct profil_session *s, bool *addrs)
 static int profil_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned long pos = cb->args[0], prev;
+	struct nlattr *pid = profil_dump_attrs(cb)[PROFIL_ATTR_PID];
 	struct profil_session *s;
 	bool addrs;
 	int err = 0;
 
+	if (pid) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, pid,
+				    "a dump lists every session: GET without NLM_F_DUMP for one");
+		return -EINVAL;
+	}
 	cb->seq = profil_session_table_seq();
 	for (prev = pos; (s = profil_session_next(&pos)); prev = pos) {
 		if (profil_nl_visible(s, &addrs))
@@ -630,13 +693,41 @@ static int profil_nl_put_region(struct sk_buff *skb,
 	return 0;
 }
 
-/* Fill one GET_REGIONS message with the regions of @rs from cb->args[0]. */
+/*
+ * A GET_REGIONS dump's state in cb->ctx. Its target is resolved and its
+ * permission checked once, by .start in the requester's context: the
+ * parts that follow run in whoever's recvmsg(). 6.1 gives .start no
+ * extack (only the dump's parts have one), so a refusal is kept here and
+ * reported by the first part.
+ * @pos: the index of the next region
+ * @s: the session, referenced until .done; NULL after a refusal
+ * @pid: the process's number in the requester's PID namespace
+ * @err: the refusal's errno
+ * @msg: its text
+ * @bad_attr: the attribute it names, in the request (kept until .done)
+ */
+struct profil_regions_dump {
+	unsigned long pos;
+	struct profil_session *s;
+	u32 pid;
+	int err;
+	const char *msg;
+	const struct nlattr *bad_attr;
+};
+
+static struct profil_regions_dump *profil_regions_dump(struct netlink_callback *cb)
+{
+	BUILD_BUG_ON(sizeof(struct profil_regions_dump) > sizeof(cb->ctx));
+	return (struct profil_regions_dump *)cb->ctx;
+}
+
+/* Fill one GET_REGIONS message with the regions of @rs from d->pos. */
 static int profil_nl_fill_regions(struct sk_buff *skb,
 				  struct netlink_callback *cb,
-				  struct profil_session *s,
+				  struct profil_regions_dump *d,
 				  const struct profil_regions *rs)
 {
-	unsigned long i = cb->args[0];
+	unsigned long i = d->pos;
 	void *hdr;
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
@@ -644,14 +735,14 @@ static int profil_nl_fill_regions(struct sk_buff *skb,
 	if (!hdr)
 		return -EMSGSIZE;
 	genl_dump_check_consistent(cb, hdr);
-	if (nla_put_u32(skb, PROFIL_ATTR_PID, pid_vnr(s->tgid)))
+	if (nla_put_u32(skb, PROFIL_ATTR_PID, d->pid))
 		goto nla_put_failure;
 	while (i < rs->nr && !profil_nl_put_region(skb, &rs->region[i]))
 		i++;
-	if (i == cb->args[0])
+	if (i == d->pos)
 		goto nla_put_failure;
 	genlmsg_end(skb, hdr);
-	cb->args[0] = i;
+	d->pos = i;
 	return 0;
 
 nla_put_failure:
@@ -659,50 +750,80 @@ nla_put_failure:
 	return -EMSGSIZE;
 }
 
+static int profil_nl_dump_regions_start(struct netlink_callback *cb)
+{
+	struct profil_regions_dump *d = profil_regions_dump(cb);
+	struct nlattr **attrs = profil_dump_attrs(cb);
+	struct netlink_ext_ack extack = {};
+	struct task_struct *task;
+	int err;
+
+	task = profil_nl_target_attrs(attrs, &extack);
+	err = PTR_ERR_OR_ZERO(task);
+	if (err)
+		goto refused;
+	/* Regions are addresses: as START's, not as GET's. */
+	err = profil_nl_check_control(task, attrs[PROFIL_ATTR_PID], &extack);
+	if (!err) {
+		d->s = profil_session_find(task_tgid(task));
+		d->pid = task_tgid_vnr(task);
+		if (!d->s) {
+			NL_SET_ERR_MSG_MOD(&extack, "process is not profiled");
+			err = -ENOENT;
+		}
+	}
+	put_task_struct(task);
+	if (!err)
+		return 0;
+refused:
+	d->err = err;
+	d->msg = extack._msg;
+	d->bad_attr = extack.bad_attr;
+	return 0;
+}
+
+static int profil_nl_dump_regions_done(struct netlink_callback *cb)
+{
+	struct profil_regions_dump *d = profil_regions_dump(cb);
+
+	if (d->s)
+		profil_session_put(d->s);
+	return 0;
+}
+
 /*
  * GET_REGIONS: one message per call with as many regions as fit, resuming
- * at the index in cb->args[0]. cb->seq is the serial of the set: if a
- * restart or an extension replaced it during the dump, what follows
- * carries NLM_F_DUMP_INTR.
+ * at the index in d->pos. cb->seq is the serial of the set, unique to each
+ * publication: if a restart or an extension replaced it during the dump,
+ * what follows carries NLM_F_DUMP_INTR.
  */
 static int profil_nl_dump_regions(struct sk_buff *skb,
 				  struct netlink_callback *cb)
 {
-	struct nlattr **attrs = profil_dump_attrs(cb);
+	struct profil_regions_dump *d = profil_regions_dump(cb);
 	const struct profil_params *p;
 	struct profil_regions *rs;
-	struct profil_session *s;
-	struct task_struct *task;
-	int err;
+	int err = 0;
 
-	task = profil_nl_target_attrs(attrs, cb->extack);
-	if (IS_ERR(task))
-		return PTR_ERR(task);
-	/* Regions are addresses: as START's, not as GET's. */
-	err = profil_nl_check_control(task, attrs[PROFIL_ATTR_PID], cb->extack);
-	if (err) {
-		put_task_struct(task);
-		return err;
-	}
-	s = profil_session_find(task_tgid(task));
-	put_task_struct(task);
-	if (!s) {
-		NL_SET_ERR_MSG_MOD(cb->extack, "process is not profiled");
-		return -ENOENT;
+	if (!d->s) {
+		/* NL_SET_ERR_MSG() takes a literal; the text is one. */
+		if (cb->extack) {
+			cb->extack->_msg = d->msg;
+			NL_SET_BAD_ATTR(cb->extack, d->bad_attr);
+		}
+		return d->err;
 	}
 	/* The params hold a reference on their set until a grace period. */
 	rcu_read_lock();
-	p = rcu_dereference(s->params);
+	p = rcu_dereference(d->s->params);
 	rs = p->regions;
 	profil_regions_get(rs);
 	cb->seq = p->serial;
 	rcu_read_unlock();
 
-	err = 0;
-	if (cb->args[0] < rs->nr)
-		err = profil_nl_fill_regions(skb, cb, s, rs);
+	if (d->pos < rs->nr)
+		err = profil_nl_fill_regions(skb, cb, d, rs);
 	profil_regions_put(rs);
-	profil_session_put(s);
 	return err ?: skb->len;
 }
 
@@ -721,8 +842,11 @@ void profil_netlink_notify_stopped(struct profil_session *s)
 	msg = genlmsg_new(profil_nl_msg_size(), GFP_KERNEL);
 	if (!msg)
 		return;
-	/* Listeners have CAP_NET_ADMIN in the initial user namespace. */
-	if (profil_nl_fill(msg, s, 0, 0, 0, PROFIL_CMD_STOPPED, NULL, true)) {
+	/*
+	 * Listeners have CAP_NET_ADMIN, which is no ptrace right over the
+	 * process: no addresses; its owner reads them with GET.
+	 */
+	if (profil_nl_fill(msg, s, 0, 0, 0, PROFIL_CMD_STOPPED, NULL, false)) {
 		nlmsg_free(msg);
 		return;
 	}
@@ -758,15 +882,17 @@ static const struct genl_ops profil_ops[] = {
 	},
 	{
 		.cmd = PROFIL_CMD_GET_REGIONS,
+		.start = profil_nl_dump_regions_start,
 		.dumpit = profil_nl_dump_regions,
+		.done = profil_nl_dump_regions_done,
 		.policy = profil_target_policy,
 		.maxattr = PROFIL_ATTR_PID,
 	},
 };
 
 /*
- * Stop events carry other users' buffer addresses: listeners need
- * CAP_NET_ADMIN. Headers without the flag (before 6.7 and its 6.1.y
+ * Stop events tell of every user's processes (no addresses): listeners
+ * need CAP_NET_ADMIN. Headers without the flag (before 6.7 and its 6.1.y
  * backport) would leave the group world-readable: no build there.
  */
 #ifndef GENL_MCAST_CAP_NET_ADMIN

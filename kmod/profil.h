@@ -99,24 +99,17 @@ struct profil_regions {
 /*
  * Parameters of one start request. Immutable once published: a restart
  * publishes a new copy with RCU, so the tick sees all of one or the other,
- * and waits for a grace period before freeing the old one. @buf, @bufsiz,
- * @offset and @scale are the set's first region, for status messages;
- * @serial counts every publication (restarts and extensions), for dumps.
- * The params own a reference on @regions.
+ * and waits for a grace period before freeing the old one. @serial is
+ * unique to each publication (starts, restarts, extensions), for dumps.
+ * The params own a reference on @regions, which holds the counters'
+ * kind and the regions (status messages report the first).
  */
 struct profil_params {
 	struct profil_regions *regions;
-	u64 buf;
-	u64 bufsiz;
-	u64 offset;
-	u32 scale;
 	u32 rate;
 	u32 flags;
 	u32 generation;
 	u32 serial;
-	u32 nr_regions;
-	u32 counter;
-	u32 mode;
 };
 
 /* Tick accounting; see enum profil_stat. Updated from interrupt context. */
@@ -262,6 +255,21 @@ struct profil_session {
 	struct kref ref;
 };
 
+/**
+ * enum profil_start_how - what a start does to a session the process has
+ * @PROFIL_START_REPLACE: restart an active session, replace a stopped
+ *	one: a START
+ * @PROFIL_START_UNLESS_ACTIVE: -EEXIST for an active session
+ *	(PROFIL_ATTR_EXCL)
+ * @PROFIL_START_UNLESS_ANY: -EEXIST for any: a fork child's inheritance,
+ *	which must not replace what its tracer started before it first ran
+ */
+enum profil_start_how {
+	PROFIL_START_REPLACE,
+	PROFIL_START_UNLESS_ACTIVE,
+	PROFIL_START_UNLESS_ANY,
+};
+
 /* session.c */
 int profil_sessions_init(void);
 void profil_sessions_exit(void);
@@ -272,7 +280,8 @@ unsigned int profil_session_table_seq(void);
 void profil_session_put(struct profil_session *s);
 bool profil_session_is_active(const struct profil_session *s);
 int profil_session_start(struct task_struct *leader,
-			 const struct profil_params *req, bool excl);
+			 const struct profil_params *req,
+			 enum profil_start_how how);
 void profil_session_stop(struct profil_session *s, int reason, u64 addr);
 void profil_session_stop_sync(struct profil_session *s, int reason);
 void profil_session_exec(struct task_struct *task);
@@ -311,8 +320,6 @@ struct profil_regions *profil_regions_from_nl(const struct nlattr *head,
 					      struct netlink_ext_ack *extack);
 void profil_regions_get(struct profil_regions *rs);
 void profil_regions_put(struct profil_regions *rs);
-void profil_params_set_regions(struct profil_params *p,
-			       struct profil_regions *rs);
 int profil_session_add_regions(struct profil_session *s,
 			       const struct nlattr *head, int len,
 			       struct netlink_ext_ack *extack);
@@ -432,6 +439,7 @@ static inline void profil_fault_exit(void)
 /* netlink.c */
 int __init profil_netlink_init(void);
 bool profil_start_allowed(bool audit);
+bool profil_timer_clock_allowed(bool audit);
 void profil_netlink_exit(void);
 void profil_netlink_notify_stopped(struct profil_session *s);
 

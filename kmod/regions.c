@@ -411,29 +411,6 @@ err_put:
 }
 
 /**
- * profil_params_set_regions() - make @rs the set of @p
- * @p: parameters not published yet
- * @rs: the set; @p takes over the caller's reference
- *
- * The status attributes BUF, BUFSIZ, OFFSET and SCALE report the set's
- * first region.
- */
-void profil_params_set_regions(struct profil_params *p,
-			       struct profil_regions *rs)
-{
-	const struct profil_region *r = &rs->region[0];
-
-	p->regions = rs;
-	p->nr_regions = rs->nr;
-	p->counter = rs->counter;
-	p->mode = rs->mode;
-	p->buf = r->buf;
-	p->bufsiz = r->size;
-	p->offset = r->offset;
-	p->scale = r->scale;
-}
-
-/**
  * profil_session_add_regions() - extend the set of an active session
  * @s: the session
  * @head: the request's attributes, with %PROFIL_ATTR_REGION nests
@@ -451,7 +428,7 @@ int profil_session_add_regions(struct profil_session *s,
 			       const struct nlattr *head, int len,
 			       struct netlink_ext_ack *extack)
 {
-	struct profil_params *old, *params;
+	struct profil_params *old, *params, new;
 	struct profil_regions *rs;
 	int err;
 
@@ -470,20 +447,21 @@ int profil_session_add_regions(struct profil_session *s,
 				   "the session was started without regions");
 		goto out_unlock;
 	}
-	rs = profil_regions_from_nl(head, len, old->regions, old->counter,
-				    old->mode, extack);
+	rs = profil_regions_from_nl(head, len, old->regions,
+				    old->regions->counter, old->regions->mode,
+				    extack);
 	err = PTR_ERR_OR_ZERO(rs);
 	if (err)
 		goto out_unlock;
+	new = *old;
+	new.regions = rs;
+	params = profil_params_dup(&new);
+	profil_regions_put(rs);
 	err = -ENOMEM;
-	params = kmemdup(old, sizeof(*old), GFP_KERNEL_ACCOUNT);
 	if (!params) {
 		NL_SET_ERR_MSG_MOD(extack, "no memory for the parameters");
-		profil_regions_put(rs);
 		goto out_unlock;
 	}
-	profil_params_set_regions(params, rs);
-	params->serial = old->serial + 1;
 	/* Deferred writes read the params under write_mutex. */
 	mutex_lock(&s->write_mutex);
 	rcu_assign_pointer(s->params, params);

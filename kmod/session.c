@@ -285,9 +285,19 @@ static struct mm_struct *profil_process_mm(struct task_struct *leader)
 	return mm;
 }
 
+/*
+ * Serials of published parameters, module-wide, so that a dump that
+ * spans a stop and a new start of one process sees them differ. 0 is
+ * left out: genl_dump_check_consistent() does not compare it.
+ */
+static atomic_t profil_params_serial = ATOMIC_INIT(0);
+
 /**
  * profil_params_dup() - a copy of parameters, for publishing
  * @req: the parameters; the copy takes a reference on their set
+ *
+ * The copy gets a serial no other publication had (until the 32-bit
+ * counter wraps, 2^32 publications later).
  *
  * Context: process context.
  * Return: the copy, or NULL.
@@ -297,8 +307,12 @@ struct profil_params *profil_params_dup(const struct profil_params *req)
 	struct profil_params *p =
 		kmemdup(req, sizeof(*req), GFP_KERNEL_ACCOUNT);
 
-	if (p)
-		profil_regions_get(p->regions);
+	if (!p)
+		return NULL;
+	profil_regions_get(p->regions);
+	do {
+		p->serial = atomic_inc_return(&profil_params_serial);
+	} while (!p->serial);
 	return p;
 }
 
@@ -324,7 +338,6 @@ profil_session_alloc(struct task_struct *leader,
 	params = profil_params_dup(req);
 	if (!s || !params)
 		goto err_free;
-	params->serial = 1;
 
 	/* No thread has one when the process has exited and awaits reaping. */
 	mm = profil_process_mm(leader);
@@ -422,7 +435,6 @@ static int profil_session_restart(struct profil_session *s,
 	if (!params)
 		return -ENOMEM;
 	params->generation = old->generation + 1;
-	params->serial = old->serial + 1;
 
 	err = profil_session_set_clocks(s, params->rate, false);
 	if (err) {
@@ -523,13 +535,14 @@ found:
  * profil_session_start() - start or restart profiling of a process
  * @leader: any thread of the process
  * @req: the parameters; buf and scale are non-zero
- * @excl: leave an active session alone (PROFIL_ATTR_EXCL): -EEXIST
+ * @how: what becomes of a session the process has already
  *
  * Context: process context, may sleep.
  * Return: 0 or a negative errno.
  */
 int profil_session_start(struct task_struct *leader,
-			 const struct profil_params *req, bool excl)
+			 const struct profil_params *req,
+			 enum profil_start_how how)
 {
 	struct profil_start_lock *lock;
 	struct profil_session *old, *s;
@@ -540,18 +553,24 @@ int profil_session_start(struct task_struct *leader,
 	if (IS_ERR(lock))
 		return PTR_ERR(lock);
 	old = profil_session_find(task_tgid(leader));
+	if (old && how == PROFIL_START_UNLESS_ANY) {
+		err = -EEXIST;
+		goto out_put_old;
+	}
 	if (old) {
 		err = mutex_lock_killable(&old->mutex);
 		if (err)
 			goto out_put_old;
 		/*
-		 * An active session is restarted, or refused to @excl (under
+		 * An active session is restarted, or refused (under
 		 * the start lock, so no START slips in between); a stopped
 		 * one is replaced.
 		 */
 		restarted = profil_session_is_active(old);
 		if (restarted)
-			err = excl ? -EEXIST : profil_session_restart(old, req);
+			err = how == PROFIL_START_UNLESS_ACTIVE ?
+				      -EEXIST :
+				      profil_session_restart(old, req);
 		mutex_unlock(&old->mutex);
 		if (restarted)
 			goto out_put_old;

@@ -113,8 +113,8 @@ struct profil_stats {
  * @fault_addr: the address of a failed write (@reason PROFIL_STOP_FAULT);
  * @stats: the counters. Fields the kernel did not send are zero: about
  * another process, the kernel sends the addresses (@buf, @offset,
- * @fault_addr) only to its ptrace tracer or to CAP_SYS_PTRACE over it, so
- * a @buf of 0 means they were left out.
+ * @fault_addr) only to its ptrace tracer (CAP_SYS_PTRACE alone is not
+ * enough), and never in events, so a @buf of 0 means they were left out.
  */
 struct profil_status {
 	pid_t pid;

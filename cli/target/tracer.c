@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
@@ -95,10 +96,38 @@ int tracer_interrupt(pid_t pid, struct tracer_stop *s)
 	}
 }
 
+/* Yama's kernel.yama.ptrace_scope, or -1 without Yama. */
+static int yama_ptrace_scope(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
+	int scope = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &scope) != 1)
+			scope = -1;
+		fclose(f);
+	}
+	return scope;
+}
+
 const char *tracer_strerror(int err)
 {
 	switch (-err) {
 	case EPERM:
+		/* What gdb -p would run into, in Yama's words (yama.rst). */
+		switch (yama_ptrace_scope()) {
+		case 1:
+			return "Operation not permitted (kernel.yama.ptrace_scope"
+			       " is 1: only a descendant may be traced, or with"
+			       " CAP_SYS_PTRACE; profil-ctl run starts the"
+			       " program as its child)";
+		case 2:
+			return "Operation not permitted (kernel.yama.ptrace_scope"
+			       " is 2: only CAP_SYS_PTRACE may attach)";
+		case 3:
+			return "Operation not permitted (kernel.yama.ptrace_scope"
+			       " is 3: no process may be traced, until reboot)";
+		}
 		return "Operation not permitted (ptrace access to the process"
 		       " is needed: the same user and no ptrace restriction,"
 		       " or CAP_SYS_PTRACE; or it is traced already)";

@@ -19,16 +19,35 @@ void ctl_perror(const char *op)
 	fprintf(stderr, "profil-ctl: %s: %s\n", op, strerror(errno));
 }
 
+/* What to do about a refusal whose extack @msg profil-ctl knows. */
+static const char *ctl_extack_hint(const char *msg)
+{
+	if (strstr(msg, "rate above HZ"))
+		return "a rate up to the kernel's HZ (the scheduler tick, 250"
+		       " on Debian) needs no privilege; above it, CAP_PERFMON,"
+		       " or an administrator's \"echo Y >"
+		       " /sys/module/profil/parameters/unprivileged_timer_clock\"";
+	if (strstr(msg, "ptrace tracer"))
+		return "another process is reached as far as ptrace reaches it"
+		       " (kernel.yama.ptrace_scope, LSMs); CAP_SYS_PTRACE"
+		       " alone is not enough";
+	return NULL;
+}
+
 void ctl_perror_lib(const char *op)
 {
 	const char *msg = profil_last_extack();
+	const char *hint;
 	int err = errno;
 
-	if (msg && *msg)
-		fprintf(stderr, "profil-ctl: %s: %s: %s\n", op, strerror(err),
-			msg);
-	else
+	if (!msg || !*msg) {
 		fprintf(stderr, "profil-ctl: %s: %s\n", op, strerror(err));
+		return;
+	}
+	fprintf(stderr, "profil-ctl: %s: %s: %s\n", op, strerror(err), msg);
+	hint = ctl_extack_hint(msg);
+	if (hint)
+		fprintf(stderr, "profil-ctl: %s: hint: %s\n", op, hint);
 }
 
 static void ctl_verrorf(const char *op, const char *fmt, va_list ap)

@@ -111,8 +111,8 @@ uint64_t live_page_size(void);
  * and START its session
  * @res: the injections' outcome (the caller resumes or handles an exit)
  *
- * The caller must be @pid's tracer until this returns: the kernel lets a
- * tracer START its tracee without CAP_SYS_PTRACE.
+ * The caller must be @pid's tracer until this returns: the kernel lets
+ * only a tracer START its tracee.
  *
  * Prints "profil-ctl: <op>: ..." on failure, with the kernel's text.
  * Return: 0, or -errno (ESRCH: the process exited or is exiting, see

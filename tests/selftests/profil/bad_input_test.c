@@ -75,6 +75,8 @@ BUILD(rate_9, put_required(nlh, c);
       mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, PROFIL_RATE_MIN - 1))
 BUILD(rate_10001, put_required(nlh, c);
       mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, PROFIL_RATE_MAX + 1))
+BUILD(rate_2000, put_required(nlh, c);
+      mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, 2000))
 BUILD(rate_u16, put_required(nlh, c);
       mnl_attr_put_u16(nlh, PROFIL_ATTR_RATE, 100))
 BUILD(unknown_flag, put_required(nlh, c);
@@ -282,7 +284,12 @@ ROW(start_kernel_thread, START(pid_kthreadd), .err = -EINVAL,
 ROW(start_other_users_process, START(pid_init), .err = -EPERM,
     .extack = "no permission to profile this process", .nobody = true);
 ROW(start_own_users_process_untraced, START(pid_mine_untraced),
-    .err = -EPERM, .extack = "must trace it or have CAP_SYS_PTRACE",
+    .err = -EPERM, .extack = "must be the process or its ptrace tracer",
+    .nobody = true);
+ROW(start_own_process_untraced_as_root, START(pid_mine_untraced),
+    .err = -EPERM, .extack = "must be the process or its ptrace tracer");
+ROW(start_above_hz_without_perfmon, START(rate_2000), .err = -EPERM,
+    .extack = "a rate above HZ needs CAP_PERFMON or unprivileged_timer_clock",
     .nobody = true);
 ROW(start_zombie, START(pid_zombie), .err = -ESRCH,
     .extack = "cannot start sampling the process");
@@ -315,7 +322,7 @@ ROW(stop_pid_absent, STOP(stop_pid_absent), .err = -ESRCH,
 ROW(stop_other_users_process, STOP(stop_pid_init), .err = -EPERM,
     .extack = "no permission to profile this process", .nobody = true);
 ROW(stop_own_users_process_untraced, STOP(pid_only_mine), .err = -EPERM,
-    .extack = "must trace it or have CAP_SYS_PTRACE", .nobody = true);
+    .extack = "must be the process or its ptrace tracer", .nobody = true);
 ROW(stop_with_start_attribute, STOP(stop_with_buf), .err = -EINVAL,
     .extack = "Unknown attribute type");
 ROW(stop_with_excl, STOP(stop_excl), .err = -EINVAL,
@@ -328,6 +335,9 @@ ROW(get_not_profiled, GET(nothing_to_add), .err = -ENOENT,
     .extack = "process is not profiled", .nobody = true);
 ROW(get_other_users_process, GET(get_pid_init), .err = -EPERM,
     .extack = "no permission to profile this process", .nobody = true);
+ROW(get_dump_with_pid, GET(pid_only_mine), .flags = NLM_F_DUMP,
+    .err = -EINVAL,
+    .extack = "a dump lists every session: GET without NLM_F_DUMP for one");
 ROW(get_pid_of_a_thread, GET(get_pid_thread), .err = -ESRCH,
     .extack = "no such process");
 ROW(start_regions_and_buf, START(regions_and_buf), .err = -EINVAL,
@@ -366,7 +376,7 @@ ROW(get_regions_not_profiled, REGIONS(nothing_to_add), .flags = NLM_F_DUMP,
     .err = -ENOENT, .extack = "process is not profiled");
 ROW(get_regions_own_users_process_untraced, REGIONS(pid_only_mine),
     .flags = NLM_F_DUMP, .err = -EPERM,
-    .extack = "must trace it or have CAP_SYS_PTRACE", .nobody = true);
+    .extack = "must be the process or its ptrace tracer", .nobody = true);
 ROW(stopped_sent_as_request, .cmd = PROFIL_CMD_STOPPED,
     .build = build_nothing_to_add, .err = -EOPNOTSUPP, .extack = "");
 ROW(unknown_command, .cmd = 99, .build = build_nothing_to_add,

@@ -32,6 +32,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <linux/futex.h>
+#include <sys/ptrace.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -252,6 +253,8 @@ static void target_start(struct __test_metadata *_metadata,
 	self->target_ctl = ctl[1];
 	ASSERT_EQ(1, read(ready[0], &c, 1));
 	close(ready[0]);
+	/* Another process is controlled by its tracer only; no stop. */
+	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, self->target, 0, 0));
 }
 
 /* The identity on a stopped session holds exactly. */

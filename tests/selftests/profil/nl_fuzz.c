@@ -34,6 +34,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -1334,6 +1335,15 @@ static int fuzz_child(struct shared *out, pid_t v0, pid_t v1, uint8_t *arena,
 	f.victim[0] = v0;
 	f.victim[1] = v1;
 	f.arena = arena;
+	/*
+	 * Another process is controlled by its tracer only: the fuzzer
+	 * traces the victims (without stopping them), so that its requests
+	 * on them get past the permission check. Its exit detaches them.
+	 */
+	if (ptrace(PTRACE_SEIZE, v0, 0, 0) || ptrace(PTRACE_SEIZE, v1, 0, 0)) {
+		printf("# PTRACE_SEIZE of the victims: %s\n", strerror(errno));
+		return 1;
+	}
 	err = pnl_open(&f.nl);
 	if (err) {
 		printf("# pnl_open: %s\n", strerror(-err));
@@ -1561,6 +1571,10 @@ int main(int argc, char **argv)
 		char who[32];
 
 		snprintf(who, sizeof(who), "victim %d", victim[i]);
+		if (ptrace(PTRACE_SEIZE, victim[i], 0, 0)) {
+			printf("# PTRACE_SEIZE %s: %s\n", who, strerror(errno));
+			ok = false;
+		}
 		ok &= stop_and_check(&nl, victim[i], who);
 		/* Still alive: nothing the fuzzer did killed it. */
 		ok &= !waitpid(victim[i], &status, WNOHANG);

@@ -1377,8 +1377,7 @@ TEST_F(nl, other_users_process_refused)
 			_exit(44);
 		/*
 		 * Its own user's process: status reads, but start writes into
-		 * it, and start and stop control it: they take CAP_SYS_PTRACE
-		 * or tracing it.
+		 * it, and start and stop control it: they take tracing it.
 		 */
 		prctl(PR_SET_DUMPABLE, 1);	/* setuid() cleared it */
 		req.pid = fork();
@@ -1491,6 +1490,8 @@ TEST_F(nl, leaderless_process_by_pid)
 	for (end = now() + 60; proc_state(child) != 'Z' && now() < end;)
 		usleep(10000);
 	ASSERT_EQ('Z', proc_state(child));
+	/* Only its tracer may start it; the zombie leader cannot be traced. */
+	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, other_thread(child), 0, 0));
 	req.pid = child;
 	req.buf = (uintptr_t)leaderless_buf;
 	req.bufsiz = sizeof(leaderless_buf);

@@ -8,9 +8,14 @@
 #ifndef PROFIL_SELFTEST_UTIL_H
 #define PROFIL_SELFTEST_UTIL_H
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
+#include <sys/ptrace.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
 
 /* Yama's kernel.yama.ptrace_scope, 0 without Yama. */
@@ -89,6 +94,44 @@ static inline uint64_t pnl_accounted(const struct pnl_status *st)
 	       st->stats[PROFIL_STAT_DISCARDED] +
 	       st->stats[PROFIL_STAT_FAULTED] +
 	       st->stats[PROFIL_STAT_SATURATED];
+}
+
+/* A thread of process @pid other than its leader, or 0. */
+static inline pid_t other_thread(pid_t pid)
+{
+	char path[64];
+	struct dirent *de;
+	pid_t tid = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while (!tid && (de = readdir(dir)))
+		if (atoi(de->d_name) > 0 && atoi(de->d_name) != pid)
+			tid = atoi(de->d_name);
+	closedir(dir);
+	return tid;
+}
+
+/*
+ * GET of another process with its addresses (BUF, OFFSET, FAULT_ADDR),
+ * which only its tracer is told: @pid is seized for the request, without
+ * a stop, then detached (PTRACE_DETACH needs a ptrace-stop).
+ */
+static inline int pnl_get_traced(struct pnl *nl, pid_t pid,
+				 struct pnl_status *st)
+{
+	int err;
+
+	if (ptrace(PTRACE_SEIZE, pid, 0, 0))
+		return -errno;
+	err = pnl_get(nl, pid, st);
+	if (!ptrace(PTRACE_INTERRUPT, pid, 0, 0) &&
+	    waitpid(pid, NULL, __WALL) == pid)
+		ptrace(PTRACE_DETACH, pid, 0, 0);
+	return err;
 }
 
 /*

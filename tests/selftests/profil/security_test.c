@@ -1066,7 +1066,7 @@ TEST(same_user_stop_needs_tracer)
 	pid = profiled_child(_metadata, NULL);
 
 	EXPECT_EQ(-EPERM, pnl_stop(&nl, pid));
-	EXPECT_STREQ("must trace it or have CAP_SYS_PTRACE", nl.extack);
+	EXPECT_STREQ("must be the process or its ptrace tracer", nl.extack);
 	ASSERT_EQ(0, pnl_get(&nl, pid, &st));
 	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
 

@@ -15,6 +15,7 @@
 #include <linux/userfaultfd.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/ptrace.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -122,21 +123,31 @@ out:
 	_exit(1);
 }
 
-/* A restart (@rate) or a STOP (@rate 0) of @pid, from a child. */
-static pid_t request(pid_t pid, uint32_t rate, uint64_t buf)
+/*
+ * A restart (@rate) of @pid with its buffer, or a STOP (@rate 0), from a
+ * child: only its tracer may, and only its tracer is told where the
+ * buffer is. Seized without a stop, detached at the child's exit.
+ */
+static pid_t request(pid_t pid, uint32_t rate)
 {
 	struct pnl_start req = {
-		.buf = buf, .bufsiz = sysconf(_SC_PAGESIZE),
-		.offset = TEXT_OFFSET, .scale = 1, .rate = rate, .pid = pid,
+		.bufsiz = sysconf(_SC_PAGESIZE), .offset = TEXT_OFFSET,
+		.scale = 1, .rate = rate, .pid = pid,
 	};
+	struct pnl_status st;
 	struct pnl nl;
 	pid_t child = fork();
 
 	if (child)
 		return child;
-	if (pnl_open(&nl))
+	if (pnl_open(&nl) || ptrace(PTRACE_SEIZE, pid, 0, 0))
 		_exit(1);
-	_exit((rate ? pnl_start(&nl, &req) : pnl_stop(&nl, pid)) ? 2 : 0);
+	if (!rate)
+		_exit(pnl_stop(&nl, pid) ? 2 : 0);
+	if (pnl_get(&nl, pid, &st) || !st.buf)
+		_exit(3);
+	req.buf = st.buf;
+	_exit(pnl_start(&nl, &req) ? 2 : 0);
 }
 
 /*
@@ -240,7 +251,7 @@ TEST_F_TIMEOUT(stall, stalled_buffer_holds_up_no_one, STALL_TIMEOUT)
 
 	/* The buffer stays the same: a restart of the stalled process. */
 	step("pending; restarting it");
-	restart = request(stalled, 200, st.buf);
+	restart = request(stalled, 200);
 	ASSERT_LE(0, restart);
 	status = wait_for(restart, limit);
 	EXPECT_EQ(0, status) TH_LOG("restart of the stalled process: %s",
@@ -254,7 +265,7 @@ TEST_F_TIMEOUT(stall, stalled_buffer_holds_up_no_one, STALL_TIMEOUT)
 				    status == -1 ? "still waiting" : "failed");
 
 	step("STOP of the stalled process");
-	stop = request(stalled, 0, 0);
+	stop = request(stalled, 0);
 	ASSERT_LE(0, stop);
 	status = wait_for(stop, limit);
 	EXPECT_EQ(0, status) TH_LOG("STOP of the stalled process: %s",
