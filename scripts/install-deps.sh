@@ -14,7 +14,8 @@ PKGS=(build-essential g++ pkg-config perl python3 bc cpio kmod
       linux-headers-amd64 linux-source-6.1 xz-utils
       flex bison linux-perf
       libprotobuf-c-dev protobuf-c-compiler golang-go
-      valgrind chromium gcc-aarch64-linux-gnu libc6-dev-arm64-cross tmux)
+      valgrind chromium gcc-aarch64-linux-gnu libc6-dev-arm64-cross tmux
+      gdb)
 
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
