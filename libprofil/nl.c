@@ -344,7 +344,7 @@ int pf_nl_resolve(struct pf_nl *nl)
  * Requests and replies of the profil family.
  */
 
-/* libprofil's request option takes the bit the kernel leaves to it. */
+/* libprofil's request option takes a bit no kernel flag uses. */
 _Static_assert(!(PROFIL_F_ALL & PROFIL_START_EXCL),
 	       "PROFIL_START_EXCL overlaps a kernel flag");
 

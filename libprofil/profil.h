@@ -61,8 +61,9 @@ void monitor(int (*lowpc)(void), int (*highpc)(void),
 
 /*
  * PROFIL_START_EXCL - libprofil's own bit of the flags of
- * profil_session_start() and profil_session_start_regions(), never sent
- * as PROFIL_ATTR_FLAGS: the START goes with PROFIL_ATTR_EXCL and fails with
+ * profil_session_start() and profil_session_start_regions(), one the
+ * kernel's PROFIL_F_* leave free (nl.c asserts it), never sent as
+ * PROFIL_ATTR_FLAGS: the START goes with PROFIL_ATTR_EXCL and fails with
  * EEXIST where the process has an active session, which it would
  * otherwise replace (a program's own profil(), a -pg build's session).
  */

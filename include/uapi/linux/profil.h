@@ -74,9 +74,6 @@ enum profil_cmd {
  * @PROFIL_F_NO_INHERIT: a process forked from the profiled one is not
  *	profiled (by default it gets a session of its own with the same
  *	parameters). New threads are profiled either way.
- *
- * Bit 31 is never a kernel flag: libraries may use it for a request
- * option of their own, which they do not send in %PROFIL_ATTR_FLAGS.
  */
 enum profil_flags {
 	PROFIL_F_SYSTEM_TICKS = 1U << 0,
@@ -151,14 +148,15 @@ enum profil_stop_reason {
  * @PROFIL_ATTR_PAD: padding for 64-bit attributes.
  * @PROFIL_ATTR_PID: u32, target thread-group id in the caller's PID
  *	namespace; absent means the caller's own process.
- * @PROFIL_ATTR_BUF: u64, user address of the u16 counters. Left out of
- *	replies about another process unless the requester traces it or has
- *	CAP_SYS_PTRACE over it, as are %PROFIL_ATTR_OFFSET and
+ * @PROFIL_ATTR_BUF: u64, user address of the counters (of the width
+ *	%PROFIL_ATTR_COUNTER names). Left out of replies about another
+ *	process unless the requester traces it, and out of
+ *	%PROFIL_CMD_STOPPED, as are %PROFIL_ATTR_OFFSET and
  *	%PROFIL_ATTR_FAULT_ADDR.
  * @PROFIL_ATTR_BUFSIZ: u64, buffer size in bytes.
  * @PROFIL_ATTR_OFFSET: u64, lowest PC counted (left out as BUF).
  * @PROFIL_ATTR_SCALE: u32, 16.16 fixed-point scale as in profil(3). A PC
- *	maps to the u16 counter of index
+ *	maps to the (u16, by default) counter of index
  *	floor(floor((pc - offset) / 2) * scale / 65536), exact in 64 bits as
  *	glibc's LP64 profil() computes it, and is counted only if
  *	pc >= offset and that index is below bufsiz / 2 (an odd last byte is
