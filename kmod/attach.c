@@ -184,19 +184,18 @@ static int profil_regions_shared(const struct profil_regions *rs)
 	const struct profil_region *r;
 	struct vm_area_struct *vma;
 	int shared = 0;
-	u64 end;
 	u32 i;
 
 	if (mmap_read_lock_killable(mm))
 		return -EINTR;
 	for (i = 0; i < rs->nr && !shared; i++) {
+		VMA_ITERATOR(vmi, mm, rs->region[i].buf);
+
 		r = &rs->region[i];
 		if (!profil_region_used(rs, r))
 			continue;
 		/* No overflow: a region's size was checked against its buf. */
-		end = r->buf + (r->nbins << rs->shift);
-		for (vma = find_vma(mm, r->buf); vma && vma->vm_start < end;
-		     vma = find_vma(mm, vma->vm_end)) {
+		for_each_vma_range(vmi, vma, r->buf + (r->nbins << rs->shift)) {
 			if (vma->vm_flags & VM_MAYSHARE) {
 				shared = 1;
 				break;

@@ -271,7 +271,7 @@ static int profil_nl_check_control(struct task_struct *task,
  * caller's.
  */
 static struct task_struct *
-profil_nl_target_attrs(struct nlattr **attrs, struct netlink_ext_ack *extack)
+profil_nl_target(struct nlattr **attrs, struct netlink_ext_ack *extack)
 {
 	struct nlattr *attr = attrs ? attrs[PROFIL_ATTR_PID] : NULL;
 	struct task_struct *task;
@@ -303,11 +303,6 @@ profil_nl_target_attrs(struct nlattr **attrs, struct netlink_ext_ack *extack)
 		return ERR_PTR(-EINVAL);
 	}
 	return task;
-}
-
-static struct task_struct *profil_nl_target(struct genl_info *info)
-{
-	return profil_nl_target_attrs(info->attrs, info->extack);
 }
 
 static size_t profil_nl_msg_size(void)
@@ -412,13 +407,6 @@ static void profil_nl_stop_task(struct task_struct *task, int reason)
 	}
 }
 
-static struct profil_regions *profil_nl_regions_and_buf(struct genl_info *info)
-{
-	NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[PROFIL_ATTR_REGION],
-			    "regions exclude BUF/BUFSIZ/OFFSET/SCALE");
-	return ERR_PTR(-EINVAL);
-}
-
 /*
  * The set a START asks for: its PROFIL_ATTR_REGION nests, or profil()'s
  * four attributes. @off: profil()'s off switch, NULL buffer or scale 0.
@@ -439,8 +427,11 @@ static struct profil_regions *profil_nl_regions(struct genl_info *info,
 	*off = 0;
 	if (attrs[PROFIL_ATTR_REGION]) {
 		if (attrs[PROFIL_ATTR_BUF] || attrs[PROFIL_ATTR_BUFSIZ] ||
-		    attrs[PROFIL_ATTR_OFFSET] || attrs[PROFIL_ATTR_SCALE])
-			return profil_nl_regions_and_buf(info);
+		    attrs[PROFIL_ATTR_OFFSET] || attrs[PROFIL_ATTR_SCALE]) {
+			NL_SET_ERR_MSG_ATTR(extack, attrs[PROFIL_ATTR_REGION],
+					    "regions exclude BUF/BUFSIZ/OFFSET/SCALE");
+			return ERR_PTR(-EINVAL);
+		}
 		return profil_regions_from_nl(genlmsg_data(info->genlhdr),
 					      genlmsg_len(info->genlhdr), NULL,
 					      counter, mode, extack);
@@ -491,7 +482,7 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 	if (attrs[PROFIL_ATTR_FLAGS])
 		req.flags = nla_get_u32(attrs[PROFIL_ATTR_FLAGS]);
 
-	task = profil_nl_target(info);
+	task = profil_nl_target(info->attrs, info->extack);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	err = profil_nl_check_control(task, attrs[PROFIL_ATTR_PID], extack);
@@ -542,7 +533,7 @@ static int profil_nl_add_regions(struct sk_buff *skb, struct genl_info *info)
 	err = profil_nl_check_allowed(false, extack);
 	if (err)
 		return err;
-	task = profil_nl_target(info);
+	task = profil_nl_target(info->attrs, info->extack);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	err = profil_nl_check_control(task, info->attrs[PROFIL_ATTR_PID],
@@ -565,7 +556,7 @@ out_put_task:
 
 static int profil_nl_stop(struct sk_buff *skb, struct genl_info *info)
 {
-	struct task_struct *task = profil_nl_target(info);
+	struct task_struct *task = profil_nl_target(info->attrs, info->extack);
 	int err;
 
 	if (IS_ERR(task))
@@ -586,7 +577,7 @@ static int profil_nl_get(struct sk_buff *skb, struct genl_info *info)
 	bool addrs;
 	int err;
 
-	task = profil_nl_target(info);
+	task = profil_nl_target(info->attrs, info->extack);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	/* Not a refusal: the reply only leaves the addresses out. */
@@ -758,7 +749,7 @@ static int profil_nl_dump_regions_start(struct netlink_callback *cb)
 	struct task_struct *task;
 	int err;
 
-	task = profil_nl_target_attrs(attrs, &extack);
+	task = profil_nl_target(attrs, &extack);
 	err = PTR_ERR_OR_ZERO(task);
 	if (err)
 		goto refused;
