@@ -75,9 +75,10 @@ struct profil_piece {
  * @shift: log2 of the counter width in bytes
  * @single: made from BUF/BUFSIZ/OFFSET/SCALE: profil()'s rules (any scale
  *	but 0 counts, no overflow bin)
- * @region: the regions, as requested
  * @start: sorted first PCs of the disjoint pieces the regions resolve to
  * @piece: for each piece, its end (exclusive) and its region
+ * @region: the regions, as requested; @start and @piece follow them in
+ *	the same allocation
  *
  * Immutable once built: a tick reads it under RCU through the params.
  */
@@ -91,9 +92,9 @@ struct profil_regions {
 	u32 kind;
 	u32 shift;
 	bool single;
-	struct profil_region *region;
 	u64 *start;
 	struct profil_piece *piece;
+	struct profil_region region[];
 };
 
 /*

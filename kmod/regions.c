@@ -55,14 +55,13 @@ static struct profil_regions *profil_regions_alloc(u32 nr, u32 counter,
 	struct profil_regions *rs;
 	size_t size;
 
-	size = sizeof(*rs) + array_size(nr, sizeof(*rs->region)) +
-	       array_size(max_pieces, sizeof(*rs->start)) +
-	       array_size(max_pieces, sizeof(*rs->piece));
+	size = size_add(size_add(struct_size(rs, region, nr),
+				 array_size(max_pieces, sizeof(*rs->start))),
+			array_size(max_pieces, sizeof(*rs->piece)));
 	/* Sized by the request: its ENOMEM is the requester's, no warning. */
 	rs = kvzalloc(size, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!rs)
 		return NULL;
-	rs->region = (struct profil_region *)(rs + 1);
 	rs->start = (u64 *)(rs->region + nr);
 	rs->piece = (struct profil_piece *)(rs->start + max_pieces);
 	refcount_set(&rs->ref, 1);
@@ -138,7 +137,12 @@ static bool profil_rkey_wins(const struct profil_rkey *a,
 	       (a->offset == b->offset && a->idx < b->idx);
 }
 
-/* A max-heap of indices into the sorted keys, by profil_rkey_wins(). */
+/*
+ * A max-heap of indices into the sorted keys, by profil_rkey_wins().
+ * Not <linux/min_heap.h>: between 6.1 and 6.12 it changed its heap type
+ * (typed heaps), its callbacks (an args pointer) and every call, so a
+ * compat shim for both would be longer than these three functions.
+ */
 struct profil_heap {
 	const struct profil_rkey *key;
 	u32 *slot;
