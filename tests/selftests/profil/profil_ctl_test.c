@@ -313,6 +313,28 @@ static bool burn(pid_t pid, double secs)
 	return now >= 0;
 }
 
+/*
+ * Wait until @pid has used @secs more user CPU time, and on until its
+ * session (@nl's view of it) has @n samples in its buffer, the samples a
+ * share of them needs, counted by the kernel rather than expected from
+ * the CPU time: a starved vCPU's late clock takes fewer. 10 s of its CPU
+ * at most.
+ */
+static bool burn_samples(struct pnl *nl, pid_t pid, double secs, uint64_t n)
+{
+	double start = proc_user_cpu(pid), now;
+	struct pnl_status st;
+
+	if (!burn(pid, secs))
+		return false;
+	while (!pnl_get(nl, pid, &st) && st.stats[PROFIL_STAT_IN_RANGE] < n) {
+		now = proc_user_cpu(pid);
+		if (now < 0 || now > start + secs + 10.0 || !burn(pid, 0.1))
+			break;
+	}
+	return proc_user_cpu(pid) >= 0;
+}
+
 /* The profil_ctl_work at @prog, @mode, as user @uid (-1: unchanged). */
 static pid_t spawn_work_as(uid_t uid, const char *prog, const char *mode)
 {
@@ -868,7 +890,7 @@ TEST_F(ctl, start_status_show_stop)
 	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
 	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
 	EXPECT_EQ(500, st.rate);
-	EXPECT_TRUE(burn(pid, 0.5));
+	EXPECT_TRUE(burn_samples(&self->nl, pid, 0.5, 100));
 
 	EXPECT_EQ(0, exit_code(ctl(status, self->out, self->err)));
 	EXPECT_NE(NULL, strstr(self->out, " active "));
@@ -910,7 +932,8 @@ TEST_F(ctl, show_a_programs_own_buffer)
 
 	ASSERT_LT(0, pid);
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
-	ASSERT_TRUE(burn(pid, 0.5));
+	/* Its profil() samples at 100 Hz: 50 in 0.5 s, fewer if late. */
+	ASSERT_TRUE(burn_samples(&self->nl, pid, 0.5, 100));
 	EXPECT_EQ(0, exit_code(ctl(show, self->out, self->err)));
 	EXPECT_HOT_SHARES(self->out);
 	EXPECT_EQ(0, exit_code(ctl(stop, self->out, self->err)));
@@ -1183,7 +1206,7 @@ TEST_F(ctl, start_status_show_stop_as_nobody)
 	ASSERT_EQ(0, pnl_get(&self->nl, pid, &st));
 	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
 	EXPECT_EQ(500, st.rate);
-	EXPECT_TRUE(burn(pid, 0.5));
+	EXPECT_TRUE(burn_samples(&self->nl, pid, 0.5, 100));
 
 	EXPECT_EQ(0, exit_code(ctl_nobody(&self->stage, status, self->out,
 					  self->err)));
