@@ -35,6 +35,19 @@
 /* Retries of the locked add before a plain one; contention is rare. */
 #define PROFIL_CMPXCHG_TRIES 16
 
+/*
+ * Threads whose saved user registers are not a user context: io_uring's
+ * workers (PF_IO_WORKER), and from 6.4 every thread create_io_thread() or
+ * vhost makes (PF_USER_WORKER). They run kernel code from their first
+ * instruction; copy_thread() gives them the creator's registers with the
+ * PC and the stack pointer zeroed, so task_pt_regs() would charge PC 0.
+ */
+#ifdef PF_USER_WORKER
+#define PROFIL_NO_USER_REGS (PF_IO_WORKER | PF_USER_WORKER)
+#else
+#define PROFIL_NO_USER_REGS PF_IO_WORKER
+#endif
+
 #ifndef unsafe_try_cmpxchg_user
 /* No user cmpxchg: every add is a plain read-modify-write. */
 #define unsafe_try_cmpxchg_user(ptr, oldp, new, label) false
@@ -225,7 +238,13 @@ static void profil_sample(struct profil_thread *t,
 
 	atomic64_inc(&st->ticks);
 	if (!user_mode(regs)) {
-		if (!(p->flags & PROFIL_F_SYSTEM_TICKS)) {
+		/*
+		 * A thread that never came from user mode (an io_uring
+		 * worker) has no user PC to charge: dropped as without
+		 * PROFIL_F_SYSTEM_TICKS.
+		 */
+		if (!(p->flags & PROFIL_F_SYSTEM_TICKS) ||
+		    (current->flags & PROFIL_NO_USER_REGS)) {
 			atomic64_inc(&st->system_dropped);
 			return;
 		}
