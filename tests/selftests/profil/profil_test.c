@@ -536,16 +536,42 @@ TEST_F(nl, mprotect_faults_off)
 	fault_case(_metadata, &self->nl, &self->req, false);
 }
 
+/* The CPU time on @clock (a thread's), in seconds; -1 on error. */
+static double clock_cpu(clockid_t clock)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clock, &ts))
+		return -1;
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Nothing is written once STOP returns. The loop thread's ticks are the
+ * buffer's (spin_a lies outside it), so the test waits for 0.1 s of the
+ * loop's own CPU time, not of its own, and counts what the clock made of
+ * it as the rate tests do: every period is a tick or MISSED (a late clock,
+ * a starved vCPU). At least one of them must be a tick in the buffer: a
+ * late clock samples once when it fires.
+ */
 TEST_F(nl, stop_means_no_more_writes)
 {
 	uint16_t snapshot[4096];
 	struct pnl_status st;
+	double loop_cpu = 0, start;
+	clockid_t loop_clock;
 	pthread_t tid;
 
 	profil_loop_stop = 0;
 	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
-	pthread_create(&tid, NULL, loop_thread, NULL);
-	spin_a(0.1);
+	ASSERT_EQ(0, pthread_create(&tid, NULL, loop_thread, NULL));
+	ASSERT_EQ(0, pthread_getcpuclockid(tid, &loop_clock));
+	/* However the vCPUs share out; 30 s of this thread's CPU at most. */
+	start = thread_cpu();
+	while (loop_cpu < 0.1 && thread_cpu() - start < 30) {
+		spin_a(0.01);
+		loop_cpu = clock_cpu(loop_clock);
+	}
 	ASSERT_EQ(0, pnl_stop(&self->nl, 0));
 	memcpy(snapshot, self->buf, sizeof(snapshot));
 	spin_a(0.2);
@@ -553,7 +579,17 @@ TEST_F(nl, stop_means_no_more_writes)
 	pthread_join(tid, NULL);
 	EXPECT_EQ(0, memcmp(snapshot, self->buf, sizeof(snapshot)));
 	expect_stopped(_metadata, &self->nl, PROFIL_STOP_REQUEST, &st);
-	EXPECT_GT(buf_sum(self->buf, 4096), 0);
+	printf("# %u Hz: %llu in the buffer, %llu ticks and %llu missed in all, for %.3f s of the loop\n",
+	       variant->rate, (unsigned long long)buf_sum(self->buf, 4096),
+	       (unsigned long long)st.stats[PROFIL_STAT_TICKS],
+	       (unsigned long long)st.stats[PROFIL_STAT_MISSED], loop_cpu);
+	fflush(stdout);	/* the harness's child ends in _exit() */
+	ASSERT_GE(loop_cpu, 0.1) TH_LOG("the loop ran %.3f s", loop_cpu);
+	EXPECT_GE(pnl_periods(&st), loop_cpu * variant->rate * 0.95 - 2);
+	EXPECT_GT(buf_sum(self->buf, 4096), 0)
+		TH_LOG("%llu ticks, %llu missed: none of the loop's",
+		       (unsigned long long)st.stats[PROFIL_STAT_TICKS],
+		       (unsigned long long)st.stats[PROFIL_STAT_MISSED]);
 }
 
 static int sigprof_count;
