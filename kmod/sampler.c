@@ -607,14 +607,48 @@ bool profil_rides_tick(u32 rate)
 	return rate <= HZ;
 }
 
+/*
+ * The shortest first period of a new thread's event: the period of the
+ * highest rate, 100 us. Until profil_period_restore() runs, at the
+ * thread's next return to user mode, perf re-arms the event with its
+ * first period; a thread that stays in the kernel meanwhile (a long
+ * system call, the start's own request) takes an overflow every first
+ * period. perf throttles an event that overflows max_samples_per_tick
+ * times in one tick, about kernel.perf_event_max_sample_rate / HZ, i.e.
+ * at periods of 10 us and below by default and longer ones where that
+ * rate was lowered; a throttled event is silent until the next tick, its
+ * periods MISSED. With this floor the first period is never shorter than
+ * a real one: the early overflows come no faster than a session at
+ * PROFIL_RATE_MAX takes them, which perf leaves alone unless that sysctl
+ * is below 10000.
+ */
+#define PROFIL_FIRST_MIN_NS (NSEC_PER_SEC / PROFIL_RATE_MAX)
+
+/*
+ * A new thread's first period: a point drawn uniformly in (0, @period],
+ * moved up to PROFIL_FIRST_MIN_NS if it falls below. The expected count
+ * of a thread's samples, its CPU time in periods, then falls short by at
+ * most PROFIL_FIRST_MIN_NS worth of a period, once per thread; a thread
+ * of less CPU time than that is never sampled (one of less than perf's
+ * own floor of 10 us never was), and at PROFIL_RATE_MAX the first point
+ * is not random.
+ */
+static u64 profil_first_period(u32 period)
+{
+	u32 first = 1 + get_random_u32_below(period);
+
+	return max_t(u32, first, min_t(u32, period, PROFIL_FIRST_MIN_NS));
+}
+
 /**
  * profil_sampler_create() - give a thread a clock of its own
  * @t: the thread record, passed to every tick
  * @rate: samples per second of the thread's CPU time
- * @random_first: the first overflow falls anywhere in the first period
- *	(perf's floor of 10 us applies), so that a thread shorter than a
- *	period is sampled in proportion to its CPU time; the first overflow
- *	has the real period restored. The caller set @t->event_short to it.
+ * @random_first: the first overflow falls anywhere in the first period,
+ *	but not before PROFIL_FIRST_MIN_NS (profil_first_period()), so that
+ *	a thread shorter than a period is sampled in proportion to its CPU
+ *	time; the first overflow has the real period restored. The caller
+ *	set @t->event_short to it.
  *
  * Context: process context, may sleep.
  * Return: the event or an ERR_PTR().
@@ -633,7 +667,7 @@ struct perf_event *profil_sampler_create(struct profil_thread *t, u32 rate,
 	};
 
 	if (random_first)
-		attr.sample_period = 1 + get_random_u32_below(period);
+		attr.sample_period = profil_first_period(period);
 
 	return perf_event_create_kernel_counter(&attr, -1, t->task,
 						profil_tick_event, t);
