@@ -12,15 +12,17 @@
  * page faults disabled. A write that cannot be done that way (page not present, or
  * copy-on-write after fork) is recorded in the thread's pending slots and
  * finished by profil_deferred_write() on the thread's return to user mode,
- * where a real fault can be taken. Only a write that fails there turns
- * profiling off.
+ * where a real fault can be taken. Only a write that faults there turns
+ * profiling off; one that finds no memory for the page is given up and
+ * counted.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
 #include <linux/module.h>
-#include <linux/pagemap.h>
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
 #include <linux/random.h>
@@ -481,6 +483,7 @@ void profil_tick_runtime(struct task_struct *task, u64 pending)
 enum profil_write {
 	PROFIL_WRITE_ADDED,
 	PROFIL_WRITE_DISCARD,
+	PROFIL_WRITE_NOMEM,
 	PROFIL_WRITE_FAULT,
 };
 
@@ -501,14 +504,45 @@ static bool profil_write_live(struct profil_session *s,
 }
 
 /*
+ * Fault in for writing the page, or the two pages, of the @width-byte
+ * counter at @addr, as fault_in_safe_writeable() does (breaking a
+ * copy-on-write share too), but keeping why it failed, which that
+ * function reduces to a count of bytes: -EFAULT (no mapping, not
+ * writable, SIGBUS or SIGSEGV: a real fault), -EHWPOISON, -ENOMEM (no
+ * memory for the page or its tables, a memory cgroup at its memory.max:
+ * transient), -EINTR (a fatal signal; the waits are killable).
+ * Context: process context, current->mm is the session's, no profil lock
+ * held.
+ */
+static int profil_fault_in(u64 addr, size_t width)
+{
+	unsigned long first = addr & PAGE_MASK;
+	unsigned long last = (addr + width - 1) & PAGE_MASK;
+	struct mm_struct *mm = current->mm;
+	bool unlocked = false;
+	int err;
+
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	err = fixup_user_fault(mm, first, FAULT_FLAG_WRITE, &unlocked);
+	if (!err && last != first)
+		err = fixup_user_fault(mm, last, FAULT_FLAG_WRITE, &unlocked);
+	mmap_read_unlock(mm);
+	return err;
+}
+
+/*
  * One deferred write. The add runs under s->write_mutex, so that a stop
  * or a restart waits for it, but with page faults disabled: no profil
  * lock is ever held while a fault sleeps. When the page is not there,
  * it is faulted in with no lock held (a userfaultfd nobody serves, or a
  * dead FUSE daemon, then holds up this thread only, and SIGKILL ends the
  * wait), and the add is tried again after state, generation and mm are
- * checked again. A page that goes again each time before the add is
- * given up after PROFIL_WRITE_TRIES attempts.
+ * checked again. Only a fault-in that fails for good is a fault; one
+ * short of memory is tried again, as is a page that goes again before
+ * the add, up to PROFIL_WRITE_TRIES attempts in all, and then given up
+ * (NOMEM, or DISCARD), the session left active: the next tick on that
+ * counter defers again and tries anew.
  * Return: &enum profil_write; @added, the ticks added for ADDED.
  */
 static enum profil_write profil_deferred_one(struct profil_session *s,
@@ -516,7 +550,7 @@ static enum profil_write profil_deferred_one(struct profil_session *s,
 					     u32 *added)
 {
 	size_t width = w->kind & PROFIL_KIND_U32 ? sizeof(u32) : sizeof(u16);
-	int tries;
+	int tries, err = 0;
 	long ret;
 
 	for (tries = 0; tries < PROFIL_WRITE_TRIES; tries++) {
@@ -537,13 +571,16 @@ static enum profil_write profil_deferred_one(struct profil_session *s,
 		 * current->mm is the session's: checked above. The fault
 		 * attribute fails the fault-in as for an unmapped address.
 		 */
-		if (profil_fail_user_write() ||
-		    fault_in_safe_writeable(u64_to_user_ptr(w->addr), width))
-			return fatal_signal_pending(current) ?
-				       PROFIL_WRITE_DISCARD :
-				       PROFIL_WRITE_FAULT;
+		if (profil_fail_user_write())
+			err = -EFAULT;
+		else
+			err = profil_fault_in(w->addr, width);
+		if (err && fatal_signal_pending(current))
+			return PROFIL_WRITE_DISCARD;
+		if (err && err != -ENOMEM)
+			return PROFIL_WRITE_FAULT;
 	}
-	return PROFIL_WRITE_DISCARD;
+	return err == -ENOMEM ? PROFIL_WRITE_NOMEM : PROFIL_WRITE_DISCARD;
 }
 
 /**
@@ -581,6 +618,11 @@ void profil_deferred_write(struct callback_head *head)
 			atomic64_add(count - added, &st->saturated);
 			break;
 		case PROFIL_WRITE_DISCARD:
+			atomic64_add(count, &st->discarded);
+			break;
+		case PROFIL_WRITE_NOMEM:
+			/* Discarded, and why: the session goes on. */
+			atomic64_add(count, &st->nomem);
 			atomic64_add(count, &st->discarded);
 			break;
 		case PROFIL_WRITE_FAULT:
