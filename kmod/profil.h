@@ -127,6 +127,7 @@ struct profil_stats {
 	atomic64_t missed;
 	atomic64_t overflow;
 	atomic64_t saturated;
+	atomic64_t nomem;
 };
 
 /* Writes that could not be done in the tick, finished on return to user. */

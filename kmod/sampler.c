@@ -12,15 +12,17 @@
  * page faults disabled. A write that cannot be done that way (page not present, or
  * copy-on-write after fork) is recorded in the thread's pending slots and
  * finished by profil_deferred_write() on the thread's return to user mode,
- * where a real fault can be taken. Only a write that fails there turns
- * profiling off.
+ * where a real fault can be taken. Only a write that faults there turns
+ * profiling off; one that finds no memory for the page is given up and
+ * counted.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
 #include <linux/module.h>
-#include <linux/pagemap.h>
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
 #include <linux/random.h>
@@ -34,6 +36,19 @@
 
 /* Retries of the locked add before a plain one; contention is rare. */
 #define PROFIL_CMPXCHG_TRIES 16
+
+/*
+ * Threads whose saved user registers are not a user context: io_uring's
+ * workers (PF_IO_WORKER), and from 6.4 every thread create_io_thread() or
+ * vhost makes (PF_USER_WORKER). They run kernel code from their first
+ * instruction; copy_thread() gives them the creator's registers with the
+ * PC and the stack pointer zeroed, so task_pt_regs() would charge PC 0.
+ */
+#ifdef PF_USER_WORKER
+#define PROFIL_NO_USER_REGS (PF_IO_WORKER | PF_USER_WORKER)
+#else
+#define PROFIL_NO_USER_REGS PF_IO_WORKER
+#endif
 
 #ifndef unsafe_try_cmpxchg_user
 /* No user cmpxchg: every add is a plain read-modify-write. */
@@ -225,7 +240,13 @@ static void profil_sample(struct profil_thread *t,
 
 	atomic64_inc(&st->ticks);
 	if (!user_mode(regs)) {
-		if (!(p->flags & PROFIL_F_SYSTEM_TICKS)) {
+		/*
+		 * A thread that never came from user mode (an io_uring
+		 * worker) has no user PC to charge: dropped as without
+		 * PROFIL_F_SYSTEM_TICKS.
+		 */
+		if (!(p->flags & PROFIL_F_SYSTEM_TICKS) ||
+		    (current->flags & PROFIL_NO_USER_REGS)) {
 			atomic64_inc(&st->system_dropped);
 			return;
 		}
@@ -462,6 +483,7 @@ void profil_tick_runtime(struct task_struct *task, u64 pending)
 enum profil_write {
 	PROFIL_WRITE_ADDED,
 	PROFIL_WRITE_DISCARD,
+	PROFIL_WRITE_NOMEM,
 	PROFIL_WRITE_FAULT,
 };
 
@@ -482,14 +504,45 @@ static bool profil_write_live(struct profil_session *s,
 }
 
 /*
+ * Fault in for writing the page, or the two pages, of the @width-byte
+ * counter at @addr, as fault_in_safe_writeable() does (breaking a
+ * copy-on-write share too), but keeping why it failed, which that
+ * function reduces to a count of bytes: -EFAULT (no mapping, not
+ * writable, SIGBUS or SIGSEGV: a real fault), -EHWPOISON, -ENOMEM (no
+ * memory for the page or its tables, a memory cgroup at its memory.max:
+ * transient), -EINTR (a fatal signal; the waits are killable).
+ * Context: process context, current->mm is the session's, no profil lock
+ * held.
+ */
+static int profil_fault_in(u64 addr, size_t width)
+{
+	unsigned long first = addr & PAGE_MASK;
+	unsigned long last = (addr + width - 1) & PAGE_MASK;
+	struct mm_struct *mm = current->mm;
+	bool unlocked = false;
+	int err;
+
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	err = fixup_user_fault(mm, first, FAULT_FLAG_WRITE, &unlocked);
+	if (!err && last != first)
+		err = fixup_user_fault(mm, last, FAULT_FLAG_WRITE, &unlocked);
+	mmap_read_unlock(mm);
+	return err;
+}
+
+/*
  * One deferred write. The add runs under s->write_mutex, so that a stop
  * or a restart waits for it, but with page faults disabled: no profil
  * lock is ever held while a fault sleeps. When the page is not there,
  * it is faulted in with no lock held (a userfaultfd nobody serves, or a
  * dead FUSE daemon, then holds up this thread only, and SIGKILL ends the
  * wait), and the add is tried again after state, generation and mm are
- * checked again. A page that goes again each time before the add is
- * given up after PROFIL_WRITE_TRIES attempts.
+ * checked again. Only a fault-in that fails for good is a fault; one
+ * short of memory is tried again, as is a page that goes again before
+ * the add, up to PROFIL_WRITE_TRIES attempts in all, and then given up
+ * (NOMEM, or DISCARD), the session left active: the next tick on that
+ * counter defers again and tries anew.
  * Return: &enum profil_write; @added, the ticks added for ADDED.
  */
 static enum profil_write profil_deferred_one(struct profil_session *s,
@@ -497,7 +550,7 @@ static enum profil_write profil_deferred_one(struct profil_session *s,
 					     u32 *added)
 {
 	size_t width = w->kind & PROFIL_KIND_U32 ? sizeof(u32) : sizeof(u16);
-	int tries;
+	int tries, err = 0;
 	long ret;
 
 	for (tries = 0; tries < PROFIL_WRITE_TRIES; tries++) {
@@ -518,13 +571,16 @@ static enum profil_write profil_deferred_one(struct profil_session *s,
 		 * current->mm is the session's: checked above. The fault
 		 * attribute fails the fault-in as for an unmapped address.
 		 */
-		if (profil_fail_user_write() ||
-		    fault_in_safe_writeable(u64_to_user_ptr(w->addr), width))
-			return fatal_signal_pending(current) ?
-				       PROFIL_WRITE_DISCARD :
-				       PROFIL_WRITE_FAULT;
+		if (profil_fail_user_write())
+			err = -EFAULT;
+		else
+			err = profil_fault_in(w->addr, width);
+		if (err && fatal_signal_pending(current))
+			return PROFIL_WRITE_DISCARD;
+		if (err && err != -ENOMEM)
+			return PROFIL_WRITE_FAULT;
 	}
-	return PROFIL_WRITE_DISCARD;
+	return err == -ENOMEM ? PROFIL_WRITE_NOMEM : PROFIL_WRITE_DISCARD;
 }
 
 /**
@@ -564,6 +620,11 @@ void profil_deferred_write(struct callback_head *head)
 		case PROFIL_WRITE_DISCARD:
 			atomic64_add(count, &st->discarded);
 			break;
+		case PROFIL_WRITE_NOMEM:
+			/* Discarded, and why: the session goes on. */
+			atomic64_add(count, &st->nomem);
+			atomic64_add(count, &st->discarded);
+			break;
 		case PROFIL_WRITE_FAULT:
 			atomic64_add(count, &st->faulted);
 			profil_session_stop(s, PROFIL_STOP_FAULT, todo[i].addr);
@@ -588,14 +649,48 @@ bool profil_rides_tick(u32 rate)
 	return rate <= HZ;
 }
 
+/*
+ * The shortest first period of a new thread's event: the period of the
+ * highest rate, 100 us. Until profil_period_restore() runs, at the
+ * thread's next return to user mode, perf re-arms the event with its
+ * first period; a thread that stays in the kernel meanwhile (a long
+ * system call, the start's own request) takes an overflow every first
+ * period. perf throttles an event that overflows max_samples_per_tick
+ * times in one tick, about kernel.perf_event_max_sample_rate / HZ, i.e.
+ * at periods of 10 us and below by default and longer ones where that
+ * rate was lowered; a throttled event is silent until the next tick, its
+ * periods MISSED. With this floor the first period is never shorter than
+ * a real one: the early overflows come no faster than a session at
+ * PROFIL_RATE_MAX takes them, which perf leaves alone unless that sysctl
+ * is below 10000.
+ */
+#define PROFIL_FIRST_MIN_NS (NSEC_PER_SEC / PROFIL_RATE_MAX)
+
+/*
+ * A new thread's first period: a point drawn uniformly in (0, @period],
+ * moved up to PROFIL_FIRST_MIN_NS if it falls below. The expected count
+ * of a thread's samples, its CPU time in periods, then falls short by at
+ * most PROFIL_FIRST_MIN_NS worth of a period, once per thread; a thread
+ * of less CPU time than that is never sampled (one of less than perf's
+ * own floor of 10 us never was), and at PROFIL_RATE_MAX the first point
+ * is not random.
+ */
+static u64 profil_first_period(u32 period)
+{
+	u32 first = 1 + get_random_u32_below(period);
+
+	return max_t(u32, first, min_t(u32, period, PROFIL_FIRST_MIN_NS));
+}
+
 /**
  * profil_sampler_create() - give a thread a clock of its own
  * @t: the thread record, passed to every tick
  * @rate: samples per second of the thread's CPU time
- * @random_first: the first overflow falls anywhere in the first period
- *	(perf's floor of 10 us applies), so that a thread shorter than a
- *	period is sampled in proportion to its CPU time; the first overflow
- *	has the real period restored. The caller set @t->event_short to it.
+ * @random_first: the first overflow falls anywhere in the first period,
+ *	but not before PROFIL_FIRST_MIN_NS (profil_first_period()), so that
+ *	a thread shorter than a period is sampled in proportion to its CPU
+ *	time; the first overflow has the real period restored. The caller
+ *	set @t->event_short to it.
  *
  * Context: process context, may sleep.
  * Return: the event or an ERR_PTR().
@@ -614,7 +709,7 @@ struct perf_event *profil_sampler_create(struct profil_thread *t, u32 rate,
 	};
 
 	if (random_first)
-		attr.sample_period = 1 + get_random_u32_below(period);
+		attr.sample_period = profil_first_period(period);
 
 	return perf_event_create_kernel_counter(&attr, -1, t->task,
 						profil_tick_event, t);

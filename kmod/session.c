@@ -669,6 +669,7 @@ void profil_session_stats(struct profil_session *s, u64 *out)
 	out[PROFIL_STAT_MISSED] = atomic64_read(&st->missed);
 	out[PROFIL_STAT_OVERFLOW] = atomic64_read(&st->overflow);
 	out[PROFIL_STAT_SATURATED] = atomic64_read(&st->saturated);
+	out[PROFIL_STAT_NOMEM] = atomic64_read(&st->nomem);
 }
 
 /**

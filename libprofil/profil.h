@@ -189,7 +189,8 @@ int profil_session_get(struct profil_handle *h, pid_t pid,
  *	header knows, counters past @n are skipped
  *
  * Extensible where struct profil_stats is not: new counters (such as
- * PROFIL_STAT_MISSED, since PROFIL_1.1) come only through here.
+ * PROFIL_STAT_MISSED, since PROFIL_1.1, and PROFIL_STAT_NOMEM) come only
+ * through here.
  *
  * Return: 0, or -1 with errno set as profil_session_get(), or EINVAL for
  * a NULL @stats with a non-zero @n.

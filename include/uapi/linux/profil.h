@@ -246,7 +246,8 @@ enum profil_region_attr {
  *	user mode (a subset of IN_RANGE, PENDING, FAULTED and DISCARDED).
  * @PROFIL_STAT_PENDING: deferred ticks not yet written.
  * @PROFIL_STAT_DISCARDED: deferred ticks dropped because profiling stopped
- *	or was restarted before they could be written.
+ *	or was restarted before they could be written, or because their
+ *	page could not be had (NOMEM).
  * @PROFIL_STAT_FAULTED: ticks whose write failed and turned profiling off.
  * @PROFIL_STAT_MISSED: sampling periods of CPU time that passed without a
  *	tick because the clock came late by a period or more (a delayed
@@ -258,6 +259,10 @@ enum profil_region_attr {
  *	SYSTEM_CHARGED).
  * @PROFIL_STAT_SATURATED: ticks not added because their counter was at its
  *	maximum (%PROFIL_MODE_SATURATE).
+ * @PROFIL_STAT_NOMEM: deferred ticks given up because their counter's page
+ *	could not be faulted in for lack of memory (a memory cgroup at its
+ *	limit); profiling goes on. A subset of DISCARDED, as OVERFLOW is of
+ *	the other categories.
  */
 enum profil_stat {
 	PROFIL_STAT_UNSPEC,
@@ -274,6 +279,7 @@ enum profil_stat {
 	PROFIL_STAT_MISSED,
 	PROFIL_STAT_OVERFLOW,
 	PROFIL_STAT_SATURATED,
+	PROFIL_STAT_NOMEM,
 
 	__PROFIL_STAT_MAX,
 	PROFIL_STAT_MAX = __PROFIL_STAT_MAX - 1

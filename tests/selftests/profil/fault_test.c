@@ -1198,4 +1198,75 @@ TEST_F_TIMEOUT(fault, user_write, 120)
 	       (unsigned long long)st.fault_addr);
 }
 
+/*
+ * A fault-in short of memory is not a fault. The deferred writer's
+ * fault-in of an untouched page fails with -ENOMEM where the page (or its
+ * page table) cannot be had: a memory cgroup at its memory.max whose
+ * out-of-memory killer finds nothing to kill, here the kernel's
+ * fail_page_alloc, for this thread only (make-it-fail, task-filter), four
+ * times: one deferred write's four attempts. Those ticks are given up and
+ * counted in NOMEM (and DISCARDED), the session stays active, and the next
+ * tick's deferred write faults the page in. Before, the first -ENOMEM
+ * stopped the session with PROFIL_STOP_FAULT. (A cgroup cannot stand in:
+ * its out-of-memory path logs a stack trace, which the harness fails.)
+ * Without fault injection, the same page is faulted in at once.
+ */
+TEST_F_TIMEOUT(fault, fault_in_nomem, 120)
+{
+	uint16_t *buf = mmap(NULL, NBINS * 2, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char times0[32] = "";
+	struct pnl_status st;
+	int prob = -1, mif = -1;
+
+	ASSERT_NE(MAP_FAILED, buf);
+	if (self->nth >= 0) {
+		ASSERT_EQ(0, knob_rw("fail_page_alloc/ignore-gfp-highmem", "N",
+				     NULL, 0));
+		ASSERT_EQ(0, knob_rw("fail_page_alloc/times", "4", times0,
+				     sizeof(times0)));
+		/* Opened first: nothing may allocate once armed. */
+		mif = open("/proc/thread-self/make-it-fail", O_WRONLY);
+		prob = open(DEBUGFS "/fail_page_alloc/probability", O_WRONLY);
+		ASSERT_LE(0, mif);
+		ASSERT_LE(0, prob);
+	}
+	ASSERT_EQ(0, start_spin(self, buf, RATE_TIMER));
+	if (self->nth >= 0) {
+		ASSERT_EQ(1, write(mif, "1", 1));
+		ASSERT_EQ(3, write(prob, "100", 3));
+		/* Only user code and the CPU clock: no allocation but ours. */
+		spin(0.2);
+		write(prob, "0", 1);
+		write(mif, "0", 1);
+		close(prob);
+		close(mif);
+		knob_rw("fail_page_alloc/times", times0, NULL, 0);
+	}
+	spin_until(_metadata, self, PROFIL_STAT_IN_RANGE, 1, &st);
+	note("%llu ticks: %llu deferred, %llu counted, %llu given up for memory, %llu faulted; %s",
+	     (unsigned long long)st.stats[PROFIL_STAT_TICKS],
+	     (unsigned long long)st.stats[PROFIL_STAT_DEFERRED],
+	     (unsigned long long)st.stats[PROFIL_STAT_IN_RANGE],
+	     (unsigned long long)st.stats[PROFIL_STAT_NOMEM],
+	     (unsigned long long)st.stats[PROFIL_STAT_FAULTED],
+	     st.state == PROFIL_STATE_ACTIVE ? "active" : "stopped");
+	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
+	EXPECT_EQ(PROFIL_STOP_NONE, st.reason);
+	EXPECT_EQ(0, st.stats[PROFIL_STAT_FAULTED]);
+	EXPECT_LE(1, st.stats[PROFIL_STAT_IN_RANGE]);
+	if (self->nth >= 0) {
+		EXPECT_LE(1, st.stats[PROFIL_STAT_NOMEM]);
+	} else {
+		EXPECT_EQ(0, st.stats[PROFIL_STAT_NOMEM]);
+	}
+	EXPECT_LE(st.stats[PROFIL_STAT_NOMEM],
+		  st.stats[PROFIL_STAT_DISCARDED]);
+	ASSERT_EQ(0, pnl_stop(&self->nl, 0));
+	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
+	expect_identity(_metadata, &st);
+	EXPECT_EQ(st.stats[PROFIL_STAT_IN_RANGE], buf_sum(buf));
+	munmap(buf, NBINS * 2);
+}
+
 PROFIL_HARNESS_MAIN

@@ -536,16 +536,42 @@ TEST_F(nl, mprotect_faults_off)
 	fault_case(_metadata, &self->nl, &self->req, false);
 }
 
+/* The CPU time on @clock (a thread's), in seconds; -1 on error. */
+static double clock_cpu(clockid_t clock)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clock, &ts))
+		return -1;
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Nothing is written once STOP returns. The loop thread's ticks are the
+ * buffer's (spin_a lies outside it), so the test waits for 0.1 s of the
+ * loop's own CPU time, not of its own, and counts what the clock made of
+ * it as the rate tests do: every period is a tick or MISSED (a late clock,
+ * a starved vCPU). At least one of them must be a tick in the buffer: a
+ * late clock samples once when it fires.
+ */
 TEST_F(nl, stop_means_no_more_writes)
 {
 	uint16_t snapshot[4096];
 	struct pnl_status st;
+	double loop_cpu = 0, start;
+	clockid_t loop_clock;
 	pthread_t tid;
 
 	profil_loop_stop = 0;
 	ASSERT_EQ(0, pnl_start(&self->nl, &self->req));
-	pthread_create(&tid, NULL, loop_thread, NULL);
-	spin_a(0.1);
+	ASSERT_EQ(0, pthread_create(&tid, NULL, loop_thread, NULL));
+	ASSERT_EQ(0, pthread_getcpuclockid(tid, &loop_clock));
+	/* However the vCPUs share out; 30 s of this thread's CPU at most. */
+	start = thread_cpu();
+	while (loop_cpu < 0.1 && thread_cpu() - start < 30) {
+		spin_a(0.01);
+		loop_cpu = clock_cpu(loop_clock);
+	}
 	ASSERT_EQ(0, pnl_stop(&self->nl, 0));
 	memcpy(snapshot, self->buf, sizeof(snapshot));
 	spin_a(0.2);
@@ -553,8 +579,255 @@ TEST_F(nl, stop_means_no_more_writes)
 	pthread_join(tid, NULL);
 	EXPECT_EQ(0, memcmp(snapshot, self->buf, sizeof(snapshot)));
 	expect_stopped(_metadata, &self->nl, PROFIL_STOP_REQUEST, &st);
-	EXPECT_GT(buf_sum(self->buf, 4096), 0);
+	printf("# %u Hz: %llu in the buffer, %llu ticks and %llu missed in all, for %.3f s of the loop\n",
+	       variant->rate, (unsigned long long)buf_sum(self->buf, 4096),
+	       (unsigned long long)st.stats[PROFIL_STAT_TICKS],
+	       (unsigned long long)st.stats[PROFIL_STAT_MISSED], loop_cpu);
+	fflush(stdout);	/* the harness's child ends in _exit() */
+	ASSERT_GE(loop_cpu, 0.1) TH_LOG("the loop ran %.3f s", loop_cpu);
+	EXPECT_GE(pnl_periods(&st), loop_cpu * variant->rate * 0.95 - 2);
+	EXPECT_GT(buf_sum(self->buf, 4096), 0)
+		TH_LOG("%llu ticks, %llu missed: none of the loop's",
+		       (unsigned long long)st.stats[PROFIL_STAT_TICKS],
+		       (unsigned long long)st.stats[PROFIL_STAT_MISSED]);
 }
+
+#ifndef PROFIL_TEST_VIA_LIBPROFIL
+#define TRACEFS		"/sys/kernel/tracing"
+#define HRTIMER_START	TRACEFS "/events/timer/hrtimer_start"
+/* kmod/sampler.c's PROFIL_FIRST_MIN_NS: the period at the highest rate. */
+#define FIRST_MIN_NS	(1000000000ULL / PROFIL_RATE_MAX)
+#define READERS		2
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -EIO;
+}
+
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+struct reader {
+	volatile int *stop;
+	int index;
+	int tid;	/* set by the thread */
+	clockid_t clock;
+};
+
+static char reader_buf[READERS][1 << 20];
+
+/* Long system calls: 1 MiB reads of /dev/zero, nearly all kernel time. */
+static void *reader_thread(void *arg)
+{
+	struct reader *r = arg;
+	char *buf = reader_buf[r->index];
+	int fd = open("/dev/zero", O_RDONLY);
+
+	__atomic_store_n(&r->tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	while (fd >= 0 && !*r->stop)
+		if (read(fd, buf, sizeof(reader_buf[0])) < 0)
+			break;
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+#define STEP_SLOTS	4096
+
+/*
+ * The shortest step of the perf task-clock hrtimers in @trace: each
+ * restart from its own handler (mode ABS) moves the expiry by a whole
+ * number of the event's periods from its last start, so a step shorter
+ * than FIRST_MIN_NS is a period shorter than that.
+ */
+static uint64_t shortest_step(FILE *trace, unsigned int *steps)
+{
+	static struct { unsigned long long timer, expires; } last[STEP_SLOTS];
+	unsigned long long timer, expires, soft;
+	char line[512], fn[96], mode[64];
+	uint64_t min = UINT64_MAX;
+	const char *p;
+	unsigned int i;
+
+	memset(last, 0, sizeof(last));
+	*steps = 0;
+	while (fgets(line, sizeof(line), trace)) {
+		p = strstr(line, "hrtimer_start: ");
+		if (!p || sscanf(p, "hrtimer_start: hrtimer=%llx function=%95s expires=%llu softexpires=%llu mode=%63s",
+				 &timer, fn, &expires, &soft, mode) != 5 ||
+		    strcmp(fn, "perf_swevent_hrtimer") || !timer)
+			continue;
+		/* Open addressing on the (hashed) timer address. */
+		for (i = timer % STEP_SLOTS; last[i].timer && last[i].timer != timer;)
+			i = (i + 1) % STEP_SLOTS;
+		if (last[i].timer && !strcmp(mode, "ABS") &&
+		    expires > last[i].expires) {
+			if (expires - last[i].expires < min)
+				min = expires - last[i].expires;
+			++*steps;
+		}
+		last[i].timer = timer;
+		last[i].expires = expires;
+	}
+	return min;
+}
+
+FIXTURE(first_period) {
+	struct pnl nl;
+	struct reader readers[READERS];
+	pthread_t tids[READERS];
+	int nreaders;
+	volatile int stop;
+	long size0;
+};
+
+FIXTURE_SETUP(first_period)
+{
+	self->size0 = read_long(TRACEFS "/buffer_size_kb");
+}
+
+FIXTURE_TEARDOWN(first_period)
+{
+	char size[32];
+	int i;
+
+	self->stop = 1;
+	for (i = 0; i < self->nreaders; i++)
+		pthread_join(self->tids[i], NULL);
+
+	write_str(TRACEFS "/tracing_on", "0");
+	write_str(HRTIMER_START "/enable", "0");
+	write_str(HRTIMER_START "/filter", "0");
+	write_str(TRACEFS "/trace", "");
+	if (self->size0 > 0) {
+		snprintf(size, sizeof(size), "%ld", self->size0);
+		write_str(TRACEFS "/buffer_size_kb", size);
+	}
+}
+
+/*
+ * Many starts on the timer clock while threads sit in long system calls.
+ * Each start gives every thread an event whose first period is random and
+ * restored to the real one only at the thread's return to user mode: until
+ * then perf re-arms it with the first period. That period must never be
+ * shorter than the shortest real one (100 us), which perf leaves alone: at
+ * 10 us, perf's own floor, an event stuck in the kernel took 400
+ * overflows a tick, where perf throttles it at the default
+ * perf_event_max_sample_rate and below it at any lower one.
+ *
+ * The witness is the kernel's own record of the hrtimers perf arms for
+ * the task clock (timer:hrtimer_start, the threads of this process only):
+ * every restart's step is a whole number of periods. Before the floor,
+ * steps of 10 to 100 us came in about one start in five. perf's
+ * throttling itself is in no log (it lowers perf_event_max_sample_rate,
+ * with "perf: interrupt took too long", only for a PMU's NMIs), but that
+ * rate and the log are checked too.
+ */
+TEST_F_TIMEOUT(first_period, never_below_floor, 240)
+{
+	const int cycles = 200;
+	struct pnl_start req;
+	struct pnl_status st;
+	uint16_t buf[64];
+	char filter[160], line[512];
+	unsigned int steps;
+	double cpu, mark;
+	FILE *trace;
+	int i, j, kmsg;
+	long rate0;
+	uint64_t min;
+
+	if (geteuid() || access(HRTIMER_START "/enable", W_OK))
+		SKIP(return, "needs root and tracefs's timer:hrtimer_start");
+	rate0 = read_long("/proc/sys/kernel/perf_event_max_sample_rate");
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	if (kmsg >= 0)
+		lseek(kmsg, 0, SEEK_END);
+
+	ASSERT_EQ(0, pnl_open(&self->nl));
+	for (i = 0; i < READERS; i++) {
+		self->readers[i].stop = &self->stop;
+		self->readers[i].index = i;
+		ASSERT_EQ(0, pthread_create(&self->tids[i], NULL, reader_thread,
+					    &self->readers[i]));
+		self->nreaders++;
+		ASSERT_EQ(0, pthread_getcpuclockid(self->tids[i],
+						   &self->readers[i].clock));
+		while (!__atomic_load_n(&self->readers[i].tid, __ATOMIC_ACQUIRE))
+			usleep(1000);
+	}
+	ASSERT_EQ(0, write_str(TRACEFS "/tracing_on", "0"));
+	ASSERT_EQ(0, write_str(TRACEFS "/buffer_size_kb", "8192"));
+	ASSERT_EQ(0, write_str(TRACEFS "/trace", ""));
+	snprintf(filter, sizeof(filter),
+		 "common_pid == %d || common_pid == %d || common_pid == %d",
+		 getpid(), self->readers[0].tid, self->readers[1].tid);
+	ASSERT_EQ(0, write_str(HRTIMER_START "/filter", filter));
+	ASSERT_EQ(0, write_str(HRTIMER_START "/enable", "1"));
+	ASSERT_EQ(0, write_str(TRACEFS "/tracing_on", "1"));
+
+	req = (struct pnl_start) {
+		.buf = (uintptr_t)buf, .bufsiz = sizeof(buf),
+		.offset = (uintptr_t)profil_loop, .scale = 0x10000,
+		.rate = RATE_TIMER,
+	};
+	for (i = 0; i < cycles; i++) {
+		ASSERT_EQ(0, pnl_start(&self->nl, &req));
+		/* 2 ms of the readers' CPU time: past every first point. */
+		for (mark = 0, j = 0; j < READERS; j++)
+			mark += clock_cpu(self->readers[j].clock);
+		do {
+			usleep(500);
+			for (cpu = 0, j = 0; j < READERS; j++)
+				cpu += clock_cpu(self->readers[j].clock);
+		} while (cpu - mark < 0.002);
+		ASSERT_EQ(0, pnl_stop(&self->nl, 0));
+	}
+	ASSERT_EQ(0, pnl_get(&self->nl, 0, &st));
+	ASSERT_EQ(0, write_str(TRACEFS "/tracing_on", "0"));
+	pnl_close(&self->nl);
+
+	trace = fopen(TRACEFS "/trace", "r");
+	ASSERT_NE(NULL, trace);
+	min = shortest_step(trace, &steps);
+	fclose(trace);
+	printf("# %d starts: %u restarts of the task clock, the shortest %llu ns; the last session %llu ticks, %llu missed\n",
+	       cycles, steps, (unsigned long long)min,
+	       (unsigned long long)st.stats[PROFIL_STAT_TICKS],
+	       (unsigned long long)st.stats[PROFIL_STAT_MISSED]);
+	fflush(stdout);	/* the harness's child ends in _exit() */
+	EXPECT_GT(steps, cycles);
+	EXPECT_GE(min, FIRST_MIN_NS)
+		TH_LOG("a task clock re-armed %llu ns on",
+		       (unsigned long long)min);
+	EXPECT_EQ(rate0,
+		  read_long("/proc/sys/kernel/perf_event_max_sample_rate"));
+	while (kmsg >= 0 && read(kmsg, line, sizeof(line) - 1) > 0) {
+		line[sizeof(line) - 1] = 0;
+		EXPECT_EQ(NULL, strstr(line, "perf: interrupt took too long"))
+			TH_LOG("%s", line);
+	}
+	if (kmsg >= 0)
+		close(kmsg);
+}
+#endif
 
 static int sigprof_count;
 
@@ -1254,15 +1527,21 @@ static void zero_ring_close(struct zero_ring *r)
  * first reads; they attach when their work loop first runs task_work, so
  * the reads come in rounds. Without the attach the ticks follow only the
  * submitting thread's CPU time: a few percent of the process's.
+ *
+ * With PROFIL_F_SYSTEM_TICKS (@flags) the workers' ticks are still
+ * dropped: they never entered the kernel from user mode, and their saved
+ * user registers have PC 0 (copy_thread()), which offset 0 puts in counter
+ * 0. Charged there, counter 0 took about all the ticks of the process.
  */
-static void io_uring_workers(struct __test_metadata *_metadata, uint32_t rate)
+static void io_uring_workers(struct __test_metadata *_metadata, uint32_t rate,
+			     uint32_t flags)
 {
 	const unsigned int len = 1 << 20;
 	struct zero_ring r;
 	struct pnl_start req;
 	struct pnl_status st;
 	uint64_t ticks, kernel, periods;
-	uint16_t counters[64];
+	uint16_t counters[64] = { 0 };
 	double cpu, start;
 	struct pnl nl;
 	int rounds = 0;
@@ -1280,7 +1559,7 @@ static void io_uring_workers(struct __test_metadata *_metadata, uint32_t rate)
 	ASSERT_EQ(0, pnl_open(&nl));
 	req = (struct pnl_start) {
 		.buf = (uintptr_t)counters, .bufsiz = sizeof(counters),
-		.offset = 0, .scale = 2, .rate = rate,
+		.offset = 0, .scale = 2, .rate = rate, .flags = flags,
 	};
 	ASSERT_EQ(0, pnl_start(&nl, &req));
 	start = process_cpu();
@@ -1294,9 +1573,11 @@ static void io_uring_workers(struct __test_metadata *_metadata, uint32_t rate)
 	ticks = st.stats[PROFIL_STAT_TICKS];
 	kernel = st.stats[PROFIL_STAT_SYSTEM_DROPPED];
 	periods = pnl_periods(&st);
-	printf("# %u Hz: %llu ticks (%llu in the kernel) and %llu missed for %.3f s of CPU, %d rounds of 8 reads of 1 MiB\n",
+	printf("# %u Hz: %llu ticks (%llu in the kernel dropped, %llu charged; counter 0: %u) and %llu missed for %.3f s of CPU, %d rounds of 8 reads of 1 MiB\n",
 	       rate, (unsigned long long)ticks, (unsigned long long)kernel,
-	       (unsigned long long)st.stats[PROFIL_STAT_MISSED], cpu, rounds);
+	       (unsigned long long)st.stats[PROFIL_STAT_SYSTEM_CHARGED],
+	       counters[0], (unsigned long long)st.stats[PROFIL_STAT_MISSED],
+	       cpu, rounds);
 	fflush(stdout);	/* the harness's child ends in _exit() */
 	/*
 	 * The periods the clock accounted for, as ticks or as missed (a
@@ -1318,6 +1599,8 @@ static void io_uring_workers(struct __test_metadata *_metadata, uint32_t rate)
 		TH_LOG("%llu of %llu ticks in the kernel",
 		       (unsigned long long)kernel, (unsigned long long)ticks);
 	EXPECT_EQ(ticks, pnl_accounted(&st));
+	/* No user PC lies below 64 KiB (vm.mmap_min_addr): nothing here. */
+	EXPECT_EQ(0, counters[0]);
 	zero_ring_close(&r);
 	free(buf);
 	pnl_close(&nl);
@@ -1325,12 +1608,22 @@ static void io_uring_workers(struct __test_metadata *_metadata, uint32_t rate)
 
 TEST(io_uring_workers_sampled)
 {
-	io_uring_workers(_metadata, RATE_TICK);
+	io_uring_workers(_metadata, RATE_TICK, 0);
 }
 
 TEST(io_uring_workers_sampled_timer_clock)
 {
-	io_uring_workers(_metadata, RATE_TIMER);
+	io_uring_workers(_metadata, RATE_TIMER, 0);
+}
+
+TEST(io_uring_workers_system_ticks_dropped)
+{
+	io_uring_workers(_metadata, RATE_TICK, PROFIL_F_SYSTEM_TICKS);
+}
+
+TEST(io_uring_workers_system_ticks_dropped_timer_clock)
+{
+	io_uring_workers(_metadata, RATE_TIMER, PROFIL_F_SYSTEM_TICKS);
 }
 
 #define EXEC_ADDR	((void *)0x5e0000000000UL)
