@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -428,9 +429,16 @@ FIXTURE_SETUP(bad)
 	}
 	self->c.zombie = fork();
 	ASSERT_GE(self->c.zombie, 0);
-	if (!self->c.zombie)
+	if (!self->c.zombie) {
+		pause();
 		_exit(0);
-	/* A zombie: exited, waited for with WNOWAIT only. */
+	}
+	/*
+	 * A zombie: exited, waited for with WNOWAIT only; traced, so that a
+	 * START gets past the permission check to the process that is gone.
+	 */
+	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, self->c.zombie, 0, 0));
+	ASSERT_EQ(0, kill(self->c.zombie, SIGKILL));
 	ASSERT_EQ(0, waitid(P_PID, self->c.zombie, NULL, WEXITED | WNOWAIT));
 
 	ASSERT_EQ(0, pipe(self->thread_pipe));

@@ -222,7 +222,10 @@ TEST(tracer_of_any_thread)
 	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, tid, 0, 0));
 	EXPECT_EQ(0, pnl_start(&nl, &req)) TH_LOG("%s", nl.extack);
 	EXPECT_EQ(0, pnl_stop(&nl, pid)) TH_LOG("%s", nl.extack);
-	end_child(pid);
+	/* The traced thread is reaped before its process can be. */
+	kill(pid, SIGKILL);
+	waitpid(tid, NULL, __WALL);
+	waitpid(pid, NULL, 0);
 	pnl_close(&nl);
 }
 
@@ -399,8 +402,8 @@ TEST(inherited_session_leaves_tracers)
 		if (pnl_open(&pnl) || pnl_start(&pnl, &own))
 			_exit(1);
 		if (!fork()) {
-			user_spin(0.05);
-			_exit(0);
+			for (;;)
+				user_spin(1.0);
 		}
 		wait(NULL);
 		_exit(0);
@@ -425,18 +428,14 @@ TEST(inherited_session_leaves_tracers)
 	EXPECT_EQ(200, st.rate);
 	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
 	ASSERT_EQ(0, ptrace(PTRACE_CONT, child, 0, 0));
-	usleep(100000);
+	wait_child_cpu(child, 0.1);
 	ASSERT_EQ(0, pnl_get(&nl, child, &st));
 	EXPECT_EQ(200, st.rate) TH_LOG("the inheritance replaced it");
-	ASSERT_EQ(0, ptrace(PTRACE_CONT, parent, 0, 0));
-	for (;;) {
-		pid_t p = waitpid(-1, &status, __WALL);
-
-		if (p < 0)
-			break;
-		if (WIFSTOPPED(status))
-			ptrace(PTRACE_CONT, p, 0, 0);
-	}
+	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
+	kill(child, SIGKILL);
+	kill(parent, SIGKILL);
+	while (waitpid(-1, &status, __WALL) > 0)
+		;
 	pnl_close(&nl);
 }
 

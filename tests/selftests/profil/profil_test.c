@@ -1821,8 +1821,8 @@ TEST_F(nl, leaderless_process_by_pid)
 	struct pnl_start req = self->req;
 	struct pnl_status st;
 	double start, end;
+	pid_t child, tid;
 	int status;
-	pid_t child;
 
 	profil_loop_stop = 0;
 	child = fork();
@@ -1838,7 +1838,9 @@ TEST_F(nl, leaderless_process_by_pid)
 		usleep(10000);
 	ASSERT_EQ('Z', proc_state(child));
 	/* Only its tracer may start it; the zombie leader cannot be traced. */
-	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, other_thread(child), 0, 0));
+	tid = other_thread(child);
+	ASSERT_LT(0, tid);
+	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, tid, 0, 0));
 	req.pid = child;
 	req.buf = (uintptr_t)leaderless_buf;
 	req.bufsiz = sizeof(leaderless_buf);
@@ -1852,6 +1854,8 @@ TEST_F(nl, leaderless_process_by_pid)
 	EXPECT_GT(st.stats[PROFIL_STAT_IN_RANGE], 0);
 	EXPECT_EQ(0, pnl_stop(&self->nl, child));
 	kill(child, SIGKILL);
+	/* The traced thread is reaped before its process can be. */
+	waitpid(tid, NULL, __WALL);
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 }
 
