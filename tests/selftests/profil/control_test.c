@@ -439,20 +439,6 @@ TEST(inherited_session_leaves_tracers)
 	pnl_close(&nl);
 }
 
-#define UNPRIVILEGED_TIMER_CLOCK \
-	"/sys/module/profil/parameters/unprivileged_timer_clock"
-
-static int write_param(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY), ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
 /*
  * As nobody: a START at @rate, coded as an exit status: 0 if it was
  * refused with EPERM and the timer clock's text (@refused) or accepted.
@@ -526,6 +512,7 @@ TEST(timer_clock_needs_perfmon)
 	ASSERT_EQ(0, access(UNPRIVILEGED_TIMER_CLOCK, W_OK))
 		TH_LOG("%s: %s", UNPRIVILEGED_TIMER_CLOCK, strerror(errno));
 	ASSERT_EQ(0, pnl_open(&nl));
+	ASSERT_EQ(0, write_param(UNPRIVILEGED_TIMER_CLOCK, "N"));
 
 	pid = fork();
 	if (!pid)

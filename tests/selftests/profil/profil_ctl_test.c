@@ -1266,4 +1266,5 @@ TEST_F(ctl, other_users_process_refused)
 	end_work(pid);
 }
 
+PROFIL_OPEN_TIMER_CLOCK
 PROFIL_HARNESS_MAIN

@@ -1988,4 +1988,5 @@ TEST(dump_flags_table_change)
 }
 #endif
 
+PROFIL_OPEN_TIMER_CLOCK
 PROFIL_HARNESS_MAIN

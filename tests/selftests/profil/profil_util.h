@@ -17,6 +17,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Yama's kernel.yama.ptrace_scope, 0 without Yama. */
 static inline int ptrace_scope(void)
@@ -95,6 +96,42 @@ static inline uint64_t pnl_accounted(const struct pnl_status *st)
 	       st->stats[PROFIL_STAT_FAULTED] +
 	       st->stats[PROFIL_STAT_SATURATED];
 }
+
+#define UNPRIVILEGED_TIMER_CLOCK \
+	"/sys/module/profil/parameters/unprivileged_timer_clock"
+
+/* Write @val to the module parameter at @path; 0 or -1. */
+static inline int write_param(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fputs(val, f) >= 0;
+	return fclose(f) || !ok ? -1 : 0;
+}
+
+/*
+ * For a program that checks what a user may do on both clocks, rates
+ * above HZ included: run as root, it opens the timer clock to every user
+ * (unprivileged_timer_clock, the administrator's switch) for its run,
+ * and closes it again at the end, as the module loads. control_test and
+ * bad_input_test check the switch itself, closed.
+ */
+#define PROFIL_OPEN_TIMER_CLOCK						\
+	static pid_t timer_clock_opener;				\
+	static void __attribute__((constructor)) open_timer_clock(void) \
+	{								\
+		if (!geteuid() &&					\
+		    !write_param(UNPRIVILEGED_TIMER_CLOCK, "Y"))	\
+			timer_clock_opener = getpid();			\
+	}								\
+	static void __attribute__((destructor)) close_timer_clock(void) \
+	{								\
+		if (timer_clock_opener == getpid())			\
+			write_param(UNPRIVILEGED_TIMER_CLOCK, "N");	\
+	}
 
 /* A thread of process @pid other than its leader, or 0. */
 static inline pid_t other_thread(pid_t pid)

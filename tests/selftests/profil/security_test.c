@@ -616,17 +616,6 @@ TEST(start_stop_pairs_patch_text_rarely)
 
 #define PRIVILEGED_ONLY "/sys/module/profil/parameters/privileged_only"
 
-static int write_param(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY), ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
 /*
  * As nobody: START, and the result coded as an exit status: 0 if it was
  * refused with EPERM and extack text (@refused) or accepted (!@refused).
@@ -1243,4 +1232,5 @@ TEST(dump_only_own_pid_namespace)
 	pnl_close(&nl);
 }
 
+PROFIL_OPEN_TIMER_CLOCK
 PROFIL_HARNESS_MAIN
