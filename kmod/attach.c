@@ -4,7 +4,7 @@
  *
  * A start attaches the threads its process has, in passes over the
  * thread list until no thread is left without a record. From then on the
- * fork probe, profil_session_fork(), queues the attach of each new thread
+ * fork probe, pk_session_fork(), queues the attach of each new thread
  * (into its process's session) and each forked process (a session of its
  * own, with the parent's parameters) as a task_work that the child runs
  * before it first reaches user mode. The probe runs with preemption off
@@ -22,37 +22,42 @@
 #include <linux/slab.h>
 #include <linux/task_work.h>
 
-#include "profil.h"
+#include "attach.h"
+#include "netlink.h"
+#include "regions.h"
+#include "sampler.h"
+#include "session.h"
+#include "thread.h"
 
 /*
  * What a newly cloned task needs to join profiling. Allocated ahead, as
- * its parent's profil_thread.spare: the fork probe runs with preemption
+ * its parent's pk_thread.spare: the fork probe runs with preemption
  * off, where PREEMPT_RT forbids allocating.
  */
-struct profil_attach {
+struct pk_attach {
 	struct callback_head twork;
-	struct profil_session *session; /* for a thread */
-	struct profil_params params; /* for a forked process */
+	struct pk_session *session; /* for a thread */
+	struct pk_params params; /* for a forked process */
 };
 
 /**
- * profil_attach_alloc() - a spare attach record, for a new thread record
+ * pk_attach_alloc() - a spare attach record, for a new thread record
  *
  * Context: process context, may sleep.
  * Return: the record, or NULL.
  */
-struct profil_attach *profil_attach_alloc(void)
+struct pk_attach *pk_attach_alloc(void)
 {
-	return kzalloc(sizeof(struct profil_attach), GFP_KERNEL_ACCOUNT);
+	return kzalloc(sizeof(struct pk_attach), GFP_KERNEL_ACCOUNT);
 }
 
 /*
  * Take references on the threads of @leader's process, up to @max.
  * Return: how many there are, which may exceed @max.
  */
-static unsigned int profil_collect_threads(struct task_struct *leader,
-					   struct task_struct **tasks,
-					   unsigned int max)
+static unsigned int pk_collect_threads(struct task_struct *leader,
+				       struct task_struct **tasks,
+				       unsigned int max)
 {
 	struct task_struct *task;
 	unsigned int n = 0;
@@ -69,15 +74,15 @@ static unsigned int profil_collect_threads(struct task_struct *leader,
 	return n;
 }
 
-/* One pass of profil_session_attach_all() over the thread list. */
-static int profil_session_attach_pass(struct profil_session *s,
-				      struct task_struct *leader)
+/* One pass of pk_session_attach_all() over the thread list. */
+static int pk_session_attach_pass(struct pk_session *s,
+				  struct task_struct *leader)
 {
 	struct task_struct **tasks;
 	unsigned int i, n, max;
 	int err;
 
-	/* Pairs with the barrier in profil_session_fork(). */
+	/* Pairs with the barrier in pk_session_fork(). */
 	smp_mb();
 	for (max = get_nr_threads(leader) + 16;; max *= 2) {
 		/* Sized by the process: ENOMEM fails the start, quietly. */
@@ -85,14 +90,14 @@ static int profil_session_attach_pass(struct profil_session *s,
 				       GFP_KERNEL | __GFP_NOWARN);
 		if (!tasks)
 			return -ENOMEM;
-		n = profil_collect_threads(leader, tasks, max);
+		n = pk_collect_threads(leader, tasks, max);
 		if (n <= max)
 			break;
 		for (i = 0; i < max; i++)
 			put_task_struct(tasks[i]);
 		kvfree(tasks);
 	}
-	err = profil_session_add_threads(s, tasks, n);
+	err = pk_session_add_threads(s, tasks, n);
 	for (i = 0; i < n; i++)
 		put_task_struct(tasks[i]);
 	kvfree(tasks);
@@ -105,22 +110,21 @@ static int profil_session_attach_pass(struct profil_session *s,
  * A thread cloned without a record (several in one system call) is found
  * by a pass over the thread list, as a start finds them.
  */
-void profil_attach_refill(struct callback_head *head)
+void pk_attach_refill(struct callback_head *head)
 {
-	struct profil_thread *t =
-		container_of(head, struct profil_thread, refill_work);
-	struct profil_attach *a = profil_attach_alloc();
+	struct pk_thread *t = container_of(head, struct pk_thread, refill_work);
+	struct pk_attach *a = pk_attach_alloc();
 
 	t->refill_queued = false;
 	if (a)
 		kfree(xchg(&t->spare, a));
 	if (t->clone_missed) {
 		t->clone_missed = false;
-		if (profil_session_attach_pass(t->session, current))
+		if (pk_session_attach_pass(t->session, current))
 			pr_debug("process %d: a clone not profiled\n",
 				 current->tgid);
 	}
-	kref_put(&t->ref, profil_thread_release);
+	kref_put(&t->ref, pk_thread_release);
 	module_put(THIS_MODULE);
 }
 
@@ -128,23 +132,22 @@ void profil_attach_refill(struct callback_head *head)
  * Passes before a start gives up on a process whose new threads clone
  * before a pass reaches them.
  */
-#define PROFIL_ATTACH_PASSES 8
+#define PK_ATTACH_PASSES 8
 
 /*
  * Sample every thread of the process. The session is already in the
  * table: a thread cloned from now on by a thread with a record is
- * attached by profil_session_fork(), and one cloned before is on the
+ * attached by pk_session_fork(), and one cloned before is on the
  * thread list. One cloned by a thread without a record yet sets @rescan,
  * and the next pass finds it on the list.
  */
-int profil_session_attach_all(struct profil_session *s,
-			      struct task_struct *leader)
+int pk_session_attach_all(struct pk_session *s, struct task_struct *leader)
 {
 	unsigned int pass;
 	bool again;
 	int err;
 
-	for (pass = 0; pass < PROFIL_ATTACH_PASSES; pass++) {
+	for (pass = 0; pass < PK_ATTACH_PASSES; pass++) {
 		/*
 		 * A clone that set @rescan before this was on the thread
 		 * list already, so this pass finds it.
@@ -152,7 +155,7 @@ int profil_session_attach_all(struct profil_session *s,
 		raw_spin_lock_irq(&s->lock);
 		s->rescan = false;
 		raw_spin_unlock_irq(&s->lock);
-		err = profil_session_attach_pass(s, leader);
+		err = pk_session_attach_pass(s, leader);
 		if (err)
 			return err;
 		/* Records added above are seen by any probe locking after. */
@@ -178,10 +181,10 @@ int profil_session_attach_all(struct profil_session *s,
  * this but current itself.
  * Return: 1 if shared, 0 if not, or -EINTR on a fatal signal.
  */
-static int profil_regions_shared(const struct profil_regions *rs)
+static int pk_regions_shared(const struct pk_regions *rs)
 {
 	struct mm_struct *mm = current->mm;
-	const struct profil_region *r;
+	const struct pk_region *r;
 	struct vm_area_struct *vma;
 	int shared = 0;
 	u32 i;
@@ -192,15 +195,11 @@ static int profil_regions_shared(const struct profil_regions *rs)
 		VMA_ITERATOR(vmi, mm, rs->region[i].buf);
 
 		r = &rs->region[i];
-		if (!profil_region_used(rs, r))
+		if (!pk_region_used(rs, r))
 			continue;
 		/* No overflow: a region's size was checked against its buf. */
-		for_each_vma_range(vmi, vma, r->buf + (r->nbins << rs->shift)) {
-			if (vma->vm_flags & VM_MAYSHARE) {
-				shared = 1;
-				break;
-			}
-		}
+		for_each_vma_range(vmi, vma, r->buf + (r->nbins << rs->shift))
+			shared |= !!(vma->vm_flags & VM_MAYSHARE);
 	}
 	mmap_read_unlock(mm);
 	return shared;
@@ -210,33 +209,31 @@ static int profil_regions_shared(const struct profil_regions *rs)
  * Whether the forked current takes its parent's session: not if the
  * switches forbid it, nor if a buffer is shared with the parent.
  */
-static bool profil_attach_inherits(const struct profil_params *p)
+static bool pk_attach_inherits(const struct pk_params *p)
 {
 	if (current->flags & PF_EXITING)
 		return false;
 	/* A forked process has its parent's credentials: no audit. */
-	if (!profil_start_allowed(false) ||
-	    (!profil_rides_tick(p->rate) && !profil_timer_clock_allowed(false)))
+	if (!pk_start_allowed(false) ||
+	    (!pk_rides_tick(p->rate) && !pk_timer_clock_allowed(false)))
 		return false;
-	return !profil_regions_shared(p->regions);
+	return !pk_regions_shared(p->regions);
 }
 
 /* task_work on a new task, before it first reaches user mode. */
-static void profil_attach_run(struct callback_head *head)
+static void pk_attach_run(struct callback_head *head)
 {
-	struct profil_attach *a =
-		container_of(head, struct profil_attach, twork);
+	struct pk_attach *a = container_of(head, struct pk_attach, twork);
 
 	if (a->session) {
-		if (profil_session_thread_add(a->session, current))
+		if (pk_session_thread_add(a->session, current))
 			pr_debug("thread %d not profiled\n", current->pid);
-		profil_session_put(a->session);
+		pk_session_put(a->session);
 	} else {
-		if (profil_attach_inherits(&a->params) &&
-		    profil_session_start(current, &a->params,
-					 PROFIL_START_UNLESS_ANY))
+		if (pk_attach_inherits(&a->params) &&
+		    pk_session_start(current, &a->params, PK_START_UNLESS_ANY))
 			pr_debug("process %d not profiled\n", current->tgid);
-		profil_regions_put(a->params.regions);
+		pk_regions_put(a->params.regions);
 	}
 	kfree(a);
 	module_put(THIS_MODULE);
@@ -246,7 +243,7 @@ static void profil_attach_run(struct callback_head *head)
  * Have @t's next spare allocated as current, t->task, returns to user
  * mode. Only t->task queues it and runs it: no lock for @refill_queued.
  */
-static void profil_attach_refill_queue(struct profil_thread *t)
+static void pk_attach_refill_queue(struct pk_thread *t)
 {
 	if (t->refill_queued || !kref_get_unless_zero(&t->ref))
 		return;
@@ -260,7 +257,7 @@ static void profil_attach_refill_queue(struct profil_thread *t)
 err_module:
 	module_put(THIS_MODULE);
 err_put:
-	kref_put(&t->ref, profil_thread_release);
+	kref_put(&t->ref, pk_thread_release);
 }
 
 /*
@@ -268,13 +265,12 @@ err_put:
  * parent's @t keeps ready, and have the next one made.
  * Context: RCU read side, preemption off; @t belongs to @s.
  */
-static void profil_attach_queue(struct profil_session *s,
-				struct profil_thread *t,
-				struct task_struct *child, bool thread)
+static void pk_attach_queue(struct pk_session *s, struct pk_thread *t,
+			    struct task_struct *child, bool thread)
 {
-	struct profil_attach *a = xchg(&t->spare, NULL);
+	struct pk_attach *a = xchg(&t->spare, NULL);
 
-	profil_attach_refill_queue(t);
+	pk_attach_refill_queue(t);
 	if (!a) {
 		/* A thread joins through the refill's pass over the list. */
 		if (thread)
@@ -293,9 +289,9 @@ static void profil_attach_queue(struct profil_session *s,
 		a->params = *rcu_dereference(s->params);
 		a->params.generation = 0;
 		/* The params hold one until a grace period after they go. */
-		profil_regions_get(a->params.regions);
+		pk_regions_get(a->params.regions);
 	}
-	init_task_work(&a->twork, profil_attach_run);
+	init_task_work(&a->twork, pk_attach_run);
 	if (!try_module_get(THIS_MODULE))
 		goto err_session;
 	if (task_work_add(child, &a->twork, TWA_RESUME))
@@ -307,7 +303,7 @@ err_module:
 err_session:
 	/* Never the set's last reference: the params' is still there. */
 	if (a->session)
-		profil_session_put(a->session);
+		pk_session_put(a->session);
 	else
 		refcount_dec(&a->params.regions->ref);
 err_restore:
@@ -316,7 +312,7 @@ err_restore:
 }
 
 /**
- * profil_session_fork() - let a new thread or process join profiling
+ * pk_session_fork() - let a new thread or process join profiling
  * @parent: the cloning task, current
  * @child: the new task, not yet running
  *
@@ -332,10 +328,10 @@ err_restore:
  * Context: the sched_process_fork tracepoint, or task_newtask for an
  * io_uring worker, preemption disabled.
  */
-void profil_session_fork(struct task_struct *parent, struct task_struct *child)
+void pk_session_fork(struct task_struct *parent, struct task_struct *child)
 {
-	struct profil_session *s;
-	struct profil_thread *t;
+	struct pk_session *s;
+	struct pk_thread *t;
 	unsigned long flags;
 	bool thread;
 
@@ -345,16 +341,16 @@ void profil_session_fork(struct task_struct *parent, struct task_struct *child)
 	if (!thread && child->mm == parent->mm)
 		return;
 
-	/* Pairs with profil_session_attach_pass(): see the thread or be seen. */
+	/* Pairs with pk_session_attach_pass(): see the thread or be seen. */
 	smp_mb();
 	rcu_read_lock();
-	s = profil_session_lookup(task_tgid(parent));
-	if (!s || !profil_session_is_active(s))
+	s = pk_session_lookup(task_tgid(parent));
+	if (!s || !pk_session_is_active(s))
 		goto unlock;
 	if (!thread &&
 	    (rcu_dereference(s->params)->flags & PROFIL_F_NO_INHERIT))
 		goto unlock;
-	t = profil_session_thread(s, parent);
+	t = pk_session_thread(s, parent);
 	/*
 	 * No record: the session is starting and has not reached @parent.
 	 * A new thread joins through the start's next pass; a new process
@@ -362,13 +358,13 @@ void profil_session_fork(struct task_struct *parent, struct task_struct *child)
 	 */
 	if (!t && thread) {
 		raw_spin_lock_irqsave(&s->lock, flags);
-		t = profil_session_thread(s, parent);
+		t = pk_session_thread(s, parent);
 		if (!t)
 			s->rescan = true;
 		raw_spin_unlock_irqrestore(&s->lock, flags);
 	}
 	if (t)
-		profil_attach_queue(s, t, child, thread);
+		pk_attach_queue(s, t, child, thread);
 unlock:
 	rcu_read_unlock();
 }

@@ -24,19 +24,20 @@
 #include <linux/version.h>
 #include <net/genetlink.h>
 
-#include "profil.h"
+#include "session.h"
+#include "sampler.h"
 
 /*
  * The parsed attributes of a dump request: since 6.6 in the struct
  * genl_info the dump info carries, before in the dump info itself.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
-static inline struct nlattr **profil_dump_attrs(struct netlink_callback *cb)
+static inline struct nlattr **pk_dump_attrs(struct netlink_callback *cb)
 {
 	return genl_info_dump(cb)->attrs;
 }
 #else
-static inline struct nlattr **profil_dump_attrs(struct netlink_callback *cb)
+static inline struct nlattr **pk_dump_attrs(struct netlink_callback *cb)
 {
 	return genl_dumpit_info(cb)->attrs;
 }
@@ -55,17 +56,16 @@ static inline struct nlattr **profil_dump_attrs(struct netlink_callback *cb)
  * (lifecycle.c).
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
-static inline void
-profil_probe_stat_runtime(void *data, struct task_struct *task, u64 runtime)
+static inline void pk_probe_stat_runtime(void *data, struct task_struct *task,
+					 u64 runtime)
 {
-	profil_tick_runtime(task, 0);
+	pk_tick_runtime(task, 0);
 }
 #else
-static inline void profil_probe_stat_runtime(void *data,
-					     struct task_struct *task,
-					     u64 runtime, u64 vruntime)
+static inline void pk_probe_stat_runtime(void *data, struct task_struct *task,
+					 u64 runtime, u64 vruntime)
 {
-	profil_tick_runtime(task, rt_task(task) ? runtime : 0);
+	pk_tick_runtime(task, rt_task(task) ? runtime : 0);
 }
 #endif
 

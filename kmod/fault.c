@@ -20,7 +20,7 @@
 #include <linux/debugfs.h>
 #include <linux/fault-inject.h>
 
-#include "profil.h"
+#include "fault.h"
 
 /*
  * Read and updated by should_fail() from the tick (hard interrupt, under
@@ -28,45 +28,45 @@
  * counters are atomic_t or tolerate races (interval's count), as for the
  * kernel's own attributes. Written only through debugfs.
  */
-static DECLARE_FAULT_ATTR(profil_fail_user_write_attr);
+static DECLARE_FAULT_ATTR(pk_fail_user_write_attr);
 
 /**
- * profil_fail_user_write() - whether to fail this write to user memory
+ * pk_fail_user_write() - whether to fail this write to user memory
  *
  * Context: any; called from the tick with interrupts off.
  * Return: true if the fault attribute injects a failure here.
  */
-bool profil_fail_user_write(void)
+bool pk_fail_user_write(void)
 {
-	return should_fail(&profil_fail_user_write_attr, 1);
+	return should_fail(&pk_fail_user_write_attr, 1);
 }
 
 /**
- * profil_fault_init() - create debugfs @parent/fail_user_write
+ * pk_fault_init() - create debugfs @parent/fail_user_write
  * @parent: the module's debugfs directory
  *
  * Diagnostics only, as the rest of the directory: a failure is ignored.
  */
-void profil_fault_init(struct dentry *parent)
+void pk_fault_init(struct dentry *parent)
 {
 	/*
 	 * No messages by default: the scheduler-tick clock calls
 	 * should_fail() under the runqueue lock, where printk() may
 	 * deadlock. Raise "verbose" only with rates above HZ.
 	 */
-	profil_fail_user_write_attr.verbose = 0;
+	pk_fail_user_write_attr.verbose = 0;
 	fault_create_debugfs_attr("fail_user_write", parent,
-				  &profil_fail_user_write_attr);
+				  &pk_fail_user_write_attr);
 }
 
 /**
- * profil_fault_exit() - drop the directory's reference the attribute holds
+ * pk_fault_exit() - drop the directory's reference the attribute holds
  *
  * fault_create_debugfs_attr() keeps one (attr->dname) for its messages.
  * Context: after the module's debugfs directory is removed.
  */
-void profil_fault_exit(void)
+void pk_fault_exit(void)
 {
-	dput(profil_fail_user_write_attr.dname);
-	profil_fail_user_write_attr.dname = NULL;
+	dput(pk_fail_user_write_attr.dname);
+	pk_fail_user_write_attr.dname = NULL;
 }

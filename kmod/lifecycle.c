@@ -22,12 +22,15 @@
 #include <trace/events/task.h>
 
 #include "compat.h"
-#include "profil.h"
+#include "attach.h"
+#include "fault.h"
+#include "lifecycle.h"
+#include "session.h"
 
-static void profil_probe_fork(void *data, struct task_struct *parent,
-			      struct task_struct *child)
+static void pk_probe_fork(void *data, struct task_struct *parent,
+			  struct task_struct *child)
 {
-	profil_session_fork(parent, child);
+	pk_session_fork(parent, child);
 }
 
 /*
@@ -37,24 +40,24 @@ static void profil_probe_fork(void *data, struct task_struct *parent,
  * copy_process() with the child in its thread group, as sched_process_fork
  * would; only the workers are taken here, the rest joins there.
  */
-static void profil_probe_newtask(void *data, struct task_struct *task,
-				 unsigned long clone_flags)
+static void pk_probe_newtask(void *data, struct task_struct *task,
+			     unsigned long clone_flags)
 {
 	if (task->flags & PF_IO_WORKER)
-		profil_session_fork(current, task);
+		pk_session_fork(current, task);
 }
 
-static void profil_probe_exec(void *data, struct task_struct *task,
-			      pid_t old_pid, struct linux_binprm *bprm)
+static void pk_probe_exec(void *data, struct task_struct *task, pid_t old_pid,
+			  struct linux_binprm *bprm)
 {
-	profil_session_exec(task);
+	pk_session_exec(task);
 }
 
-static void profil_probe_exit(void *data, struct task_struct *task)
+static void pk_probe_exit(void *data, struct task_struct *task)
 {
 	/* Only the last thread of the group ends the process. */
 	if (!atomic_read(&task->signal->live))
-		profil_session_exit(task);
+		pk_session_exit(task);
 }
 
 /*
@@ -64,12 +67,12 @@ static void profil_probe_exit(void *data, struct task_struct *task)
  * their types: they are found by name and registered as void *.
  * <trace/events/sched.h> and <trace/events/task.h> still declare, from the TP_PROTO of the kernel
  * built against, check_trace_callback_type_<tp>(), whose one parameter
- * has the type the tracepoint calls its probes with. PROFIL_PROBE()
+ * has the type the tracepoint calls its probes with. PK_PROBE()
  * compares @fn's type with it and adds zero to the name if they are the
  * same; otherwise the build fails ("negative width in bit-field", in
- * expansion of PROFIL_PROBE(@tp, @fn)).
+ * expansion of PK_PROBE(@tp, @fn)).
  */
-#define PROFIL_PROBE(tp, fn)                                           \
+#define PK_PROBE(tp, fn)                                               \
 	{                                                              \
 		.name = #tp + BUILD_BUG_ON_ZERO(!__same_type(          \
 				      &check_trace_callback_type_##tp, \
@@ -78,23 +81,22 @@ static void profil_probe_exit(void *data, struct task_struct *task)
 	}
 
 /* The lifecycle probes stay registered while the module is loaded. */
-#define PROFIL_LIFECYCLE_PROBES 4
+#define PK_LIFECYCLE_PROBES 4
 
-static struct profil_probe {
+static struct pk_probe {
 	const char *name;
 	void *func;
 	struct tracepoint *tp;
-} profil_probes[] = {
-	PROFIL_PROBE(sched_process_fork, profil_probe_fork),
-	PROFIL_PROBE(task_newtask, profil_probe_newtask),
-	PROFIL_PROBE(sched_process_exec, profil_probe_exec),
-	PROFIL_PROBE(sched_process_exit, profil_probe_exit),
+} pk_probes[] = {
+	PK_PROBE(sched_process_fork, pk_probe_fork),
+	PK_PROBE(task_newtask, pk_probe_newtask),
+	PK_PROBE(sched_process_exec, pk_probe_exec),
+	PK_PROBE(sched_process_exit, pk_probe_exit),
 	/* Registered only while a session uses the scheduler-tick clock. */
-	PROFIL_PROBE(sched_stat_runtime, profil_probe_stat_runtime),
+	PK_PROBE(sched_stat_runtime, pk_probe_stat_runtime),
 };
 
-static struct profil_probe *const profil_tick_probe =
-	&profil_probes[PROFIL_LIFECYCLE_PROBES];
+static struct pk_probe *const pk_tick_probe = &pk_probes[PK_LIFECYCLE_PROBES];
 
 /*
  * How long the scheduler-tick probe stays registered after its last user
@@ -103,124 +105,122 @@ static struct profil_probe *const profil_tick_probe =
  * grace time any user could have that done at the rate of START/STOP
  * pairs. With it, at most once per grace time.
  */
-#define PROFIL_TICK_GRACE (10 * HZ)
+#define PK_TICK_GRACE (10 * HZ)
 
-static void profil_tick_idle(struct work_struct *work);
+static void pk_tick_idle(struct work_struct *work);
 
 /*
- * profil_tick_mutex protects the three below and serialises the probe's
- * registration; @profil_tick_registrations is also read, racily, by
+ * pk_tick_mutex protects the three below and serialises the probe's
+ * registration; @pk_tick_registrations is also read, racily, by
  * debugfs. The probe itself (interrupt context) reads none of them.
  */
-static DEFINE_MUTEX(profil_tick_mutex);
+static DEFINE_MUTEX(pk_tick_mutex);
 /* Sessions on the scheduler-tick clock. */
-static unsigned int profil_tick_users;
+static unsigned int pk_tick_users;
 /* The probe is registered: while there are users, and a grace time after. */
-static bool profil_tick_registered;
+static bool pk_tick_registered;
 /* How often the probe was registered since the module was loaded. */
-static u64 profil_tick_registrations;
-static DECLARE_DELAYED_WORK(profil_tick_idle_work, profil_tick_idle);
-static struct dentry *profil_debugfs;
+static u64 pk_tick_registrations;
+static DECLARE_DELAYED_WORK(pk_tick_idle_work, pk_tick_idle);
+static struct dentry *pk_debugfs;
 
 /**
- * profil_tick_clock_get() - a session starts using the scheduler tick
+ * pk_tick_clock_get() - a session starts using the scheduler tick
  *
  * Context: process context, may sleep.
  * Return: 0 or a negative errno.
  */
-int profil_tick_clock_get(void)
+int pk_tick_clock_get(void)
 {
 	int err = 0;
 
-	mutex_lock(&profil_tick_mutex);
-	if (!profil_tick_registered) {
-		err = tracepoint_probe_register(profil_tick_probe->tp,
-						profil_tick_probe->func, NULL);
+	mutex_lock(&pk_tick_mutex);
+	if (!pk_tick_registered) {
+		err = tracepoint_probe_register(pk_tick_probe->tp,
+						pk_tick_probe->func, NULL);
 		if (!err) {
-			profil_tick_registered = true;
-			profil_tick_registrations++;
+			pk_tick_registered = true;
+			pk_tick_registrations++;
 		}
 	}
 	if (!err)
-		profil_tick_users++;
-	mutex_unlock(&profil_tick_mutex);
+		pk_tick_users++;
+	mutex_unlock(&pk_tick_mutex);
 	return err;
 }
 
 /**
- * profil_tick_clock_put() - a session stops using the scheduler tick
+ * pk_tick_clock_put() - a session stops using the scheduler tick
  *
  * Unprofiled tasks pay for the probe on every update_curr(), so it goes
- * when no session has needed it for PROFIL_TICK_GRACE.
+ * when no session has needed it for PK_TICK_GRACE.
  *
  * Context: process context, may sleep.
  */
-void profil_tick_clock_put(void)
+void pk_tick_clock_put(void)
 {
-	mutex_lock(&profil_tick_mutex);
-	if (!--profil_tick_users)
-		mod_delayed_work(system_wq, &profil_tick_idle_work,
-				 PROFIL_TICK_GRACE);
-	mutex_unlock(&profil_tick_mutex);
+	mutex_lock(&pk_tick_mutex);
+	if (!--pk_tick_users)
+		mod_delayed_work(system_wq, &pk_tick_idle_work, PK_TICK_GRACE);
+	mutex_unlock(&pk_tick_mutex);
 }
 
 /* The grace time is over: unregister the probe unless it is used again. */
-static void profil_tick_idle(struct work_struct *work)
+static void pk_tick_idle(struct work_struct *work)
 {
-	mutex_lock(&profil_tick_mutex);
-	if (!profil_tick_users && profil_tick_registered) {
-		tracepoint_probe_unregister(profil_tick_probe->tp,
-					    profil_tick_probe->func, NULL);
-		profil_tick_registered = false;
+	mutex_lock(&pk_tick_mutex);
+	if (!pk_tick_users && pk_tick_registered) {
+		tracepoint_probe_unregister(pk_tick_probe->tp,
+					    pk_tick_probe->func, NULL);
+		pk_tick_registered = false;
 	}
-	mutex_unlock(&profil_tick_mutex);
+	mutex_unlock(&pk_tick_mutex);
 }
 
-static void profil_find_tracepoint(struct tracepoint *tp, void *priv)
+static void pk_find_tracepoint(struct tracepoint *tp, void *priv)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(profil_probes); i++)
-		if (!strcmp(tp->name, profil_probes[i].name))
-			profil_probes[i].tp = tp;
+	for (i = 0; i < ARRAY_SIZE(pk_probes); i++)
+		if (!strcmp(tp->name, pk_probes[i].name))
+			pk_probes[i].tp = tp;
 }
 
-static void profil_unregister_probes(unsigned int n)
+static void pk_unregister_probes(unsigned int n)
 {
 	while (n--)
-		tracepoint_probe_unregister(profil_probes[n].tp,
-					    profil_probes[n].func, NULL);
+		tracepoint_probe_unregister(pk_probes[n].tp, pk_probes[n].func,
+					    NULL);
 	tracepoint_synchronize_unregister();
 }
 
-int profil_lifecycle_init(void)
+int pk_lifecycle_init(void)
 {
 	unsigned int i;
 	int err;
 
-	for_each_kernel_tracepoint(profil_find_tracepoint, NULL);
-	for (i = 0; i < ARRAY_SIZE(profil_probes); i++) {
-		if (!profil_probes[i].tp) {
-			pr_err("tracepoint %s not found\n",
-			       profil_probes[i].name);
+	for_each_kernel_tracepoint(pk_find_tracepoint, NULL);
+	for (i = 0; i < ARRAY_SIZE(pk_probes); i++) {
+		if (!pk_probes[i].tp) {
+			pr_err("tracepoint %s not found\n", pk_probes[i].name);
 			return -ENOENT;
 		}
 	}
-	for (i = 0; i < PROFIL_LIFECYCLE_PROBES; i++) {
-		err = tracepoint_probe_register(profil_probes[i].tp,
-						profil_probes[i].func, NULL);
+	for (i = 0; i < PK_LIFECYCLE_PROBES; i++) {
+		err = tracepoint_probe_register(pk_probes[i].tp,
+						pk_probes[i].func, NULL);
 		if (err)
 			goto err_unregister;
 	}
 	/* Diagnostics only: a failure here leaves the module working. */
-	profil_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
-	debugfs_create_u64("tick_registrations", 0400, profil_debugfs,
-			   &profil_tick_registrations);
-	profil_fault_init(profil_debugfs);
+	pk_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_u64("tick_registrations", 0400, pk_debugfs,
+			   &pk_tick_registrations);
+	pk_fault_init(pk_debugfs);
 	return 0;
 
 err_unregister:
-	profil_unregister_probes(i);
+	pk_unregister_probes(i);
 	return err;
 }
 
@@ -228,13 +228,13 @@ err_unregister:
  * No session is active, so the tick probe has no user; it may still be
  * in its grace time.
  */
-void profil_lifecycle_exit(void)
+void pk_lifecycle_exit(void)
 {
-	debugfs_remove_recursive(profil_debugfs);
-	profil_fault_exit();
-	cancel_delayed_work_sync(&profil_tick_idle_work);
-	if (profil_tick_registered)
-		tracepoint_probe_unregister(profil_tick_probe->tp,
-					    profil_tick_probe->func, NULL);
-	profil_unregister_probes(PROFIL_LIFECYCLE_PROBES);
+	debugfs_remove_recursive(pk_debugfs);
+	pk_fault_exit();
+	cancel_delayed_work_sync(&pk_tick_idle_work);
+	if (pk_tick_registered)
+		tracepoint_probe_unregister(pk_tick_probe->tp,
+					    pk_tick_probe->func, NULL);
+	pk_unregister_probes(PK_LIFECYCLE_PROBES);
 }

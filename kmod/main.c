@@ -9,7 +9,9 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 
-#include "profil.h"
+#include "lifecycle.h"
+#include "netlink.h"
+#include "session.h"
 
 /*
  * ORDER: the session table and its workqueue first, since the probes and
@@ -17,37 +19,37 @@
  * started through netlink sees forks, execs and exits; the family last, so
  * no request arrives before the rest is ready. Exit in reverse.
  */
-static int __init profil_init(void)
+static int __init pk_init(void)
 {
 	int err;
 
-	err = profil_sessions_init();
+	err = pk_sessions_init();
 	if (err)
 		return err;
-	err = profil_lifecycle_init();
+	err = pk_lifecycle_init();
 	if (err)
 		goto err_sessions;
-	err = profil_netlink_init();
+	err = pk_netlink_init();
 	if (err)
 		goto err_lifecycle;
 	return 0;
 
 err_lifecycle:
-	profil_lifecycle_exit();
+	pk_lifecycle_exit();
 err_sessions:
-	profil_sessions_exit();
+	pk_sessions_exit();
 	return err;
 }
 
-static void __exit profil_exit(void)
+static void __exit pk_exit(void)
 {
-	profil_netlink_exit();
-	profil_lifecycle_exit();
-	profil_sessions_exit();
+	pk_netlink_exit();
+	pk_lifecycle_exit();
+	pk_sessions_exit();
 }
 
-module_init(profil_init);
-module_exit(profil_exit);
+module_init(pk_init);
+module_exit(pk_exit);
 
 MODULE_DESCRIPTION("profil(2): kernel-driven execution-time profiling");
 MODULE_LICENSE("GPL");

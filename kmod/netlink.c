@@ -29,13 +29,16 @@
 #include <net/genetlink.h>
 
 #include "compat.h"
-#include "profil.h"
+#include "netlink.h"
+#include "regions.h"
+#include "sampler.h"
+#include "session.h"
 
-enum profil_nl_groups {
-	PROFIL_NLGRP_EVENTS,
+enum pk_nl_groups {
+	PK_NLGRP_EVENTS,
 };
 
-static const struct nla_policy profil_start_policy[PROFIL_ATTR_MAX + 1] = {
+static const struct nla_policy pk_start_policy[PROFIL_ATTR_MAX + 1] = {
 	[PROFIL_ATTR_PAD] = { .type = NLA_REJECT },
 	[PROFIL_ATTR_PID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[PROFIL_ATTR_BUF] = { .type = NLA_U64 },
@@ -49,7 +52,7 @@ static const struct nla_policy profil_start_policy[PROFIL_ATTR_MAX + 1] = {
 	[PROFIL_ATTR_REASON] = { .type = NLA_REJECT },
 	[PROFIL_ATTR_FAULT_ADDR] = { .type = NLA_REJECT },
 	[PROFIL_ATTR_STATS] = { .type = NLA_REJECT },
-	[PROFIL_ATTR_REGION] = NLA_POLICY_NESTED(profil_region_policy),
+	[PROFIL_ATTR_REGION] = NLA_POLICY_NESTED(pk_region_policy),
 	[PROFIL_ATTR_COUNTER] = NLA_POLICY_MAX(NLA_U32, PROFIL_COUNTER_MAX),
 	[PROFIL_ATTR_MODE] = NLA_POLICY_MAX(NLA_U32, PROFIL_MODE_MAX),
 	[PROFIL_ATTR_NR_REGIONS] = { .type = NLA_REJECT },
@@ -57,18 +60,18 @@ static const struct nla_policy profil_start_policy[PROFIL_ATTR_MAX + 1] = {
 };
 
 /* ADD_REGIONS: the target and the regions; anything else is unknown. */
-static const struct nla_policy profil_add_policy[PROFIL_ATTR_MAX + 1] = {
+static const struct nla_policy pk_add_policy[PROFIL_ATTR_MAX + 1] = {
 	[PROFIL_ATTR_PAD] = { .type = NLA_REJECT },
 	[PROFIL_ATTR_PID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[PROFIL_ATTR_REGION] = NLA_POLICY_NESTED(profil_region_policy),
+	[PROFIL_ATTR_REGION] = NLA_POLICY_NESTED(pk_region_policy),
 };
 
-static const struct nla_policy profil_target_policy[PROFIL_ATTR_PID + 1] = {
+static const struct nla_policy pk_target_policy[PROFIL_ATTR_PID + 1] = {
 	[PROFIL_ATTR_PAD] = { .type = NLA_REJECT },
 	[PROFIL_ATTR_PID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
-static struct genl_family profil_family;
+static struct genl_family pk_family;
 
 /*
  * The administrator's switch, perf_event_paranoid's counterpart (which
@@ -94,7 +97,7 @@ MODULE_PARM_DESC(unprivileged_timer_clock,
 		 "rates above HZ without CAP_PERFMON (default: N)");
 
 /* perfmon_capable(); @audit: a denial is recorded, as for a request. */
-static bool profil_perfmon_capable(bool audit)
+static bool pk_perfmon_capable(bool audit)
 {
 	if (audit)
 		return perfmon_capable();
@@ -103,7 +106,7 @@ static bool profil_perfmon_capable(bool audit)
 }
 
 /**
- * profil_start_allowed() - whether privileged_only lets current start
+ * pk_start_allowed() - whether privileged_only lets current start
  * @audit: record a denial in the audit log, as a request's check does
  *
  * CAP_PERFMON is the capability for performance monitoring (perf's
@@ -115,44 +118,41 @@ static bool profil_perfmon_capable(bool audit)
  * or the requester.
  * Return: true if current may start profiling.
  */
-bool profil_start_allowed(bool audit)
+bool pk_start_allowed(bool audit)
 {
-	return !READ_ONCE(privileged_only) || profil_perfmon_capable(audit);
+	return !READ_ONCE(privileged_only) || pk_perfmon_capable(audit);
 }
 
 /**
- * profil_timer_clock_allowed() - whether current may sample above HZ
- * @audit: as for profil_start_allowed()
+ * pk_timer_clock_allowed() - whether current may sample above HZ
+ * @audit: as for pk_start_allowed()
  *
- * Context: as profil_start_allowed().
+ * Context: as pk_start_allowed().
  * Return: true if unprivileged_timer_clock is set or current has
  * CAP_PERFMON (or CAP_SYS_ADMIN) in the initial user namespace.
  */
-bool profil_timer_clock_allowed(bool audit)
+bool pk_timer_clock_allowed(bool audit)
 {
-	return READ_ONCE(unprivileged_timer_clock) ||
-	       profil_perfmon_capable(audit);
+	return READ_ONCE(unprivileged_timer_clock) || pk_perfmon_capable(audit);
 }
 
 /* The switches, for requests that start or extend profiling. */
-static int profil_nl_check_allowed(bool timer_clock,
-				   struct netlink_ext_ack *extack)
+static int pk_nl_check_allowed(bool timer_clock, struct netlink_ext_ack *extack)
 {
-	if (!profil_start_allowed(true)) {
+	if (!pk_start_allowed(true)) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "privileged_only is set: needs CAP_PERFMON");
 		return -EPERM;
 	}
-	if (timer_clock && !profil_timer_clock_allowed(true)) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "a rate above HZ needs CAP_PERFMON or unprivileged_timer_clock");
+	if (timer_clock && !pk_timer_clock_allowed(true)) {
+		NL_SET_ERR_MSG_MOD(extack, "rates above HZ need CAP_PERFMON");
 		return -EPERM;
 	}
 	return 0;
 }
 
 /* CAP_SYS_PTRACE in @ns; @audit: a denial is recorded, as for a request. */
-static bool profil_ptrace_capable(struct user_namespace *ns, bool audit)
+static bool pk_ptrace_capable(struct user_namespace *ns, bool audit)
 {
 	return audit ? ns_capable(ns, CAP_SYS_PTRACE) :
 		       ns_capable_noaudit(ns, CAP_SYS_PTRACE);
@@ -166,8 +166,8 @@ static bool profil_ptrace_capable(struct user_namespace *ns, bool audit)
  * caller capable over its credentials' namespace (@tcred) sees it.
  * Context: rcu_read_lock() held, which keeps @tcred.
  */
-static bool profil_may_access_mm(struct task_struct *task,
-				 const struct cred *tcred, bool audit)
+static bool pk_may_access_mm(struct task_struct *task, const struct cred *tcred,
+			     bool audit)
 {
 	struct mm_struct *mm = NULL;
 	struct task_struct *t;
@@ -178,12 +178,12 @@ static bool profil_may_access_mm(struct task_struct *task,
 		mm = t->mm;
 		if (mm)
 			ok = get_dumpable(mm) == SUID_DUMP_USER ||
-			     profil_ptrace_capable(mm->user_ns, audit);
+			     pk_ptrace_capable(mm->user_ns, audit);
 		task_unlock(t);
 		if (mm)
 			return ok;
 	}
-	return profil_ptrace_capable(tcred->user_ns, audit);
+	return pk_ptrace_capable(tcred->user_ns, audit);
 }
 
 /*
@@ -191,7 +191,7 @@ static bool profil_may_access_mm(struct task_struct *task,
  * enough to read a session's state and counts, not its addresses.
  * @audit: false for dump entries, which are skipped, not refused.
  */
-static bool profil_may_access(struct task_struct *task, bool audit)
+static bool pk_may_access(struct task_struct *task, bool audit)
 {
 	const struct cred *cred = current_cred(), *tcred;
 	bool ok;
@@ -206,7 +206,7 @@ static bool profil_may_access(struct task_struct *task, bool audit)
 	      gid_eq(cred->gid, tcred->egid) &&
 	      gid_eq(cred->gid, tcred->sgid) &&
 	      gid_eq(cred->gid, tcred->gid)) ||
-	     profil_ptrace_capable(tcred->user_ns, audit);
+	     pk_ptrace_capable(tcred->user_ns, audit);
 	/*
 	 * Dumpability after the credentials, as __ptrace_may_access(): a
 	 * process that drops privileges becomes non-dumpable first. Pairs
@@ -214,7 +214,7 @@ static bool profil_may_access(struct task_struct *task, bool audit)
 	 */
 	smp_rmb();
 	if (ok)
-		ok = profil_may_access_mm(task, tcred, audit);
+		ok = pk_may_access_mm(task, tcred, audit);
 	rcu_read_unlock();
 	return ok;
 }
@@ -235,7 +235,7 @@ static bool profil_may_access(struct task_struct *task, bool audit)
  * tightened keeps its tracee, as it does for ptrace. Without
  * tasklist_lock the tracer is read racily: see limitations.rst.
  */
-static bool profil_may_control(struct task_struct *task)
+static bool pk_may_control(struct task_struct *task)
 {
 	struct task_struct *t, *tracer;
 	bool ok = false;
@@ -254,12 +254,12 @@ static bool profil_may_control(struct task_struct *task)
 	return ok;
 }
 
-/* Refuse a request that needs profil_may_control() over @task. */
-static int profil_nl_check_control(struct task_struct *task,
-				   const struct nlattr *pid_attr,
-				   struct netlink_ext_ack *extack)
+/* Refuse a request that needs pk_may_control() over @task. */
+static int pk_nl_check_control(struct task_struct *task,
+			       const struct nlattr *pid_attr,
+			       struct netlink_ext_ack *extack)
 {
-	if (profil_may_control(task))
+	if (pk_may_control(task))
 		return 0;
 	NL_SET_ERR_MSG_ATTR(extack, pid_attr,
 			    "must be the process or its ptrace tracer");
@@ -270,8 +270,8 @@ static int profil_nl_check_control(struct task_struct *task,
  * The process a request is about: PROFIL_ATTR_PID among @attrs, or the
  * caller's.
  */
-static struct task_struct *
-profil_nl_target(struct nlattr **attrs, struct netlink_ext_ack *extack)
+static struct task_struct *pk_nl_target(struct nlattr **attrs,
+					struct netlink_ext_ack *extack)
 {
 	struct nlattr *attr = attrs ? attrs[PROFIL_ATTR_PID] : NULL;
 	struct task_struct *task;
@@ -290,7 +290,7 @@ profil_nl_target(struct nlattr **attrs, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG_ATTR(extack, attr, "no such process");
 		return ERR_PTR(-ESRCH);
 	}
-	if (!profil_may_access(task, true)) {
+	if (!pk_may_access(task, true)) {
 		put_task_struct(task);
 		NL_SET_ERR_MSG_ATTR(extack, attr,
 				    "no permission to profile this process");
@@ -305,7 +305,7 @@ profil_nl_target(struct nlattr **attrs, struct netlink_ext_ack *extack)
 	return task;
 }
 
-static size_t profil_nl_msg_size(void)
+static size_t pk_nl_msg_size(void)
 {
 	return nla_total_size(sizeof(u32)) * 9 + /* PID .. NR_REGIONS */
 	       nla_total_size_64bit(sizeof(u64)) * 4 + /* BUF .. FAULT_ADDR */
@@ -313,13 +313,13 @@ static size_t profil_nl_msg_size(void)
 	       nla_total_size_64bit(sizeof(u64)) * PROFIL_STAT_MAX;
 }
 
-static int profil_nl_put_stats(struct sk_buff *skb, struct profil_session *s)
+static int pk_nl_put_stats(struct sk_buff *skb, struct pk_session *s)
 {
 	u64 stats[PROFIL_STAT_MAX + 1];
 	struct nlattr *nest;
 	int i;
 
-	profil_session_stats(s, stats);
+	pk_session_stats(s, stats);
 	nest = nla_nest_start(skb, PROFIL_ATTR_STATS);
 	if (!nest)
 		return -EMSGSIZE;
@@ -332,14 +332,14 @@ static int profil_nl_put_stats(struct sk_buff *skb, struct profil_session *s)
 
 /*
  * @cb: the dump this message is part of, else NULL. @addrs: with BUF,
- * OFFSET and FAULT_ADDR, for a recipient that passed profil_may_control().
+ * OFFSET and FAULT_ADDR, for a recipient that passed pk_may_control().
  */
-static int profil_nl_fill(struct sk_buff *skb, struct profil_session *s,
-			  u32 portid, u32 seq, int flags, u8 cmd,
-			  struct netlink_callback *cb, bool addrs)
+static int pk_nl_fill(struct sk_buff *skb, struct pk_session *s, u32 portid,
+		      u32 seq, int flags, u8 cmd, struct netlink_callback *cb,
+		      bool addrs)
 {
-	const struct profil_params *p;
-	struct profil_region r0;
+	const struct pk_params *p;
+	struct pk_region r0;
 	u32 rate, pflags, nr, counter, mode;
 	unsigned long irqflags;
 	int state, reason;
@@ -362,14 +362,14 @@ static int profil_nl_fill(struct sk_buff *skb, struct profil_session *s,
 	fault_addr = s->fault_addr;
 	raw_spin_unlock_irqrestore(&s->lock, irqflags);
 
-	hdr = genlmsg_put(skb, portid, seq, &profil_family, flags, cmd);
+	hdr = genlmsg_put(skb, portid, seq, &pk_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (cb)
 		genl_dump_check_consistent(cb, hdr);
 	if (nla_put_u32(skb, PROFIL_ATTR_PID, pid_vnr(s->tgid)) ||
-	    (addrs &&
-	     nla_put_u64_64bit(skb, PROFIL_ATTR_BUF, r0.buf, PROFIL_ATTR_PAD)) ||
+	    (addrs && nla_put_u64_64bit(skb, PROFIL_ATTR_BUF, r0.buf,
+					PROFIL_ATTR_PAD)) ||
 	    nla_put_u64_64bit(skb, PROFIL_ATTR_BUFSIZ, r0.size,
 			      PROFIL_ATTR_PAD) ||
 	    (addrs && nla_put_u64_64bit(skb, PROFIL_ATTR_OFFSET, r0.offset,
@@ -387,7 +387,7 @@ static int profil_nl_fill(struct sk_buff *skb, struct profil_session *s,
 	    nla_put_u64_64bit(skb, PROFIL_ATTR_FAULT_ADDR, fault_addr,
 			      PROFIL_ATTR_PAD))
 		goto nla_put_failure;
-	if (profil_nl_put_stats(skb, s))
+	if (pk_nl_put_stats(skb, s))
 		goto nla_put_failure;
 	genlmsg_end(skb, hdr);
 	return 0;
@@ -397,13 +397,13 @@ nla_put_failure:
 	return -EMSGSIZE;
 }
 
-static void profil_nl_stop_task(struct task_struct *task, int reason)
+static void pk_nl_stop_task(struct task_struct *task, int reason)
 {
-	struct profil_session *s = profil_session_find(task_tgid(task));
+	struct pk_session *s = pk_session_find(task_tgid(task));
 
 	if (s) {
-		profil_session_stop_sync(s, reason);
-		profil_session_put(s);
+		pk_session_stop_sync(s, reason);
+		pk_session_put(s);
 	}
 }
 
@@ -411,13 +411,12 @@ static void profil_nl_stop_task(struct task_struct *task, int reason)
  * The set a START asks for: its PROFIL_ATTR_REGION nests, or profil()'s
  * four attributes. @off: profil()'s off switch, NULL buffer or scale 0.
  */
-static struct profil_regions *profil_nl_regions(struct genl_info *info,
-						int *off)
+static struct pk_regions *pk_nl_regions(struct genl_info *info, int *off)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **attrs = info->attrs;
 	u32 counter = PROFIL_COUNTER_U16, mode = PROFIL_MODE_WRAP, scale;
-	struct profil_regions *rs;
+	struct pk_regions *rs;
 	u64 buf, bufsiz;
 
 	if (attrs[PROFIL_ATTR_COUNTER])
@@ -425,16 +424,17 @@ static struct profil_regions *profil_nl_regions(struct genl_info *info,
 	if (attrs[PROFIL_ATTR_MODE])
 		mode = nla_get_u32(attrs[PROFIL_ATTR_MODE]);
 	*off = 0;
+	if (attrs[PROFIL_ATTR_REGION] &&
+	    (attrs[PROFIL_ATTR_BUF] || attrs[PROFIL_ATTR_BUFSIZ] ||
+	     attrs[PROFIL_ATTR_OFFSET] || attrs[PROFIL_ATTR_SCALE])) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[PROFIL_ATTR_REGION],
+				    "regions exclude BUF/BUFSIZ/OFFSET/SCALE");
+		return ERR_PTR(-EINVAL);
+	}
 	if (attrs[PROFIL_ATTR_REGION]) {
-		if (attrs[PROFIL_ATTR_BUF] || attrs[PROFIL_ATTR_BUFSIZ] ||
-		    attrs[PROFIL_ATTR_OFFSET] || attrs[PROFIL_ATTR_SCALE]) {
-			NL_SET_ERR_MSG_ATTR(extack, attrs[PROFIL_ATTR_REGION],
-					    "regions exclude BUF/BUFSIZ/OFFSET/SCALE");
-			return ERR_PTR(-EINVAL);
-		}
-		return profil_regions_from_nl(genlmsg_data(info->genlhdr),
-					      genlmsg_len(info->genlhdr), NULL,
-					      counter, mode, extack);
+		return pk_regions_from_nl(genlmsg_data(info->genlhdr),
+					  genlmsg_len(info->genlhdr), NULL,
+					  counter, mode, extack);
 	}
 
 	buf = nla_get_u64(attrs[PROFIL_ATTR_BUF]);
@@ -449,21 +449,22 @@ static struct profil_regions *profil_nl_regions(struct genl_info *info,
 				    "buffer is not in user space");
 		return ERR_PTR(-EFAULT);
 	}
-	rs = profil_regions_single(buf, bufsiz,
-				   nla_get_u64(attrs[PROFIL_ATTR_OFFSET]),
-				   scale, counter, mode);
+	rs = pk_regions_single(buf, bufsiz,
+			       nla_get_u64(attrs[PROFIL_ATTR_OFFSET]), scale,
+			       counter, mode);
 	if (IS_ERR(rs))
 		NL_SET_ERR_MSG_MOD(extack, "no memory for the region set");
 	return rs;
 }
 
-static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
+static int pk_nl_start(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **attrs = info->attrs;
 	struct nlattr *excl = attrs[PROFIL_ATTR_EXCL];
-	struct profil_params req = {};
-	struct profil_regions *rs;
+	struct pk_params req = {};
+	enum pk_start_how how;
+	struct pk_regions *rs;
 	struct task_struct *task;
 	int err, off;
 
@@ -482,14 +483,14 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 	if (attrs[PROFIL_ATTR_FLAGS])
 		req.flags = nla_get_u32(attrs[PROFIL_ATTR_FLAGS]);
 
-	task = profil_nl_target(info->attrs, info->extack);
+	task = pk_nl_target(info->attrs, info->extack);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
-	err = profil_nl_check_control(task, attrs[PROFIL_ATTR_PID], extack);
+	err = pk_nl_check_control(task, attrs[PROFIL_ATTR_PID], extack);
 	if (err)
 		goto out;
 
-	rs = profil_nl_regions(info, &off);
+	rs = pk_nl_regions(info, &off);
 	err = PTR_ERR_OR_ZERO(rs);
 	if (err)
 		goto out;
@@ -501,88 +502,86 @@ static int profil_nl_start(struct sk_buff *skb, struct genl_info *info)
 			err = -EINVAL;
 			goto out;
 		}
-		profil_nl_stop_task(task, off);
+		pk_nl_stop_task(task, off);
 		goto out;
 	}
-	err = profil_nl_check_allowed(!profil_rides_tick(req.rate), extack);
+	err = pk_nl_check_allowed(!pk_rides_tick(req.rate), extack);
 	if (err)
 		goto out_put_regions;
 	req.regions = rs;
-	err = profil_session_start(task, &req,
-				   excl ? PROFIL_START_UNLESS_ACTIVE :
-					  PROFIL_START_REPLACE);
+	how = excl ? PK_START_UNLESS_ACTIVE : PK_START_REPLACE;
+	err = pk_session_start(task, &req, how);
 	if (excl && err == -EEXIST)
 		NL_SET_ERR_MSG_ATTR(extack, excl,
 				    "process has an active session");
 	else if (err)
 		NL_SET_ERR_MSG_MOD(extack, "cannot start sampling the process");
 out_put_regions:
-	profil_regions_put(rs);
+	pk_regions_put(rs);
 out:
 	put_task_struct(task);
 	return err;
 }
 
-static int profil_nl_add_regions(struct sk_buff *skb, struct genl_info *info)
+static int pk_nl_add_regions(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
-	struct profil_session *s;
+	struct pk_session *s;
 	struct task_struct *task;
 	int err;
 
-	err = profil_nl_check_allowed(false, extack);
+	err = pk_nl_check_allowed(false, extack);
 	if (err)
 		return err;
-	task = profil_nl_target(info->attrs, info->extack);
+	task = pk_nl_target(info->attrs, info->extack);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
-	err = profil_nl_check_control(task, info->attrs[PROFIL_ATTR_PID],
-				      extack);
+	err = pk_nl_check_control(task, info->attrs[PROFIL_ATTR_PID], extack);
 	if (err)
 		goto out_put_task;
 	err = -ENOENT;
-	s = profil_session_find(task_tgid(task));
+	s = pk_session_find(task_tgid(task));
 	if (!s) {
 		NL_SET_ERR_MSG_MOD(extack, "process is not profiled");
 		goto out_put_task;
 	}
-	err = profil_session_add_regions(s, genlmsg_data(info->genlhdr),
-					 genlmsg_len(info->genlhdr), extack);
-	profil_session_put(s);
+	err = pk_session_add_regions(s, genlmsg_data(info->genlhdr),
+				     genlmsg_len(info->genlhdr), extack);
+	pk_session_put(s);
 out_put_task:
 	put_task_struct(task);
 	return err;
 }
 
-static int profil_nl_stop(struct sk_buff *skb, struct genl_info *info)
+static int pk_nl_stop(struct sk_buff *skb, struct genl_info *info)
 {
-	struct task_struct *task = profil_nl_target(info->attrs, info->extack);
+	struct task_struct *task = pk_nl_target(info->attrs, info->extack);
 	int err;
 
 	if (IS_ERR(task))
 		return PTR_ERR(task);
-	err = profil_nl_check_control(task, info->attrs[PROFIL_ATTR_PID],
-				      info->extack);
+	err = pk_nl_check_control(task, info->attrs[PROFIL_ATTR_PID],
+				  info->extack);
 	if (!err)
-		profil_nl_stop_task(task, PROFIL_STOP_REQUEST);
+		pk_nl_stop_task(task, PROFIL_STOP_REQUEST);
 	put_task_struct(task);
 	return err;
 }
 
-static int profil_nl_get(struct sk_buff *skb, struct genl_info *info)
+static int pk_nl_get(struct sk_buff *skb, struct genl_info *info)
 {
-	struct profil_session *s;
+	struct pk_session *s;
 	struct task_struct *task;
 	struct sk_buff *msg;
 	bool addrs;
 	int err;
 
-	task = profil_nl_target(info->attrs, info->extack);
+	task = pk_nl_target(info->attrs, info->extack);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	/* Not a refusal: the reply only leaves the addresses out. */
-	addrs = profil_may_control(task);
-	s = profil_session_find(task_tgid(task));
+	addrs = pk_may_control(task);
+	s = pk_session_find(task_tgid(task));
 	put_task_struct(task);
 	if (!s) {
 		NL_SET_ERR_MSG_MOD(info->extack, "process is not profiled");
@@ -590,29 +589,29 @@ static int profil_nl_get(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	err = -ENOMEM;
-	msg = genlmsg_new(profil_nl_msg_size(), GFP_KERNEL);
+	msg = genlmsg_new(pk_nl_msg_size(), GFP_KERNEL);
 	if (!msg) {
 		NL_SET_ERR_MSG_MOD(info->extack, "no memory for the reply");
 		goto out;
 	}
-	err = profil_nl_fill(msg, s, info->snd_portid, info->snd_seq, 0,
-			     PROFIL_CMD_GET, NULL, addrs);
+	err = pk_nl_fill(msg, s, info->snd_portid, info->snd_seq, 0,
+			 PROFIL_CMD_GET, NULL, addrs);
 	if (err) {
 		nlmsg_free(msg);
 		goto out;
 	}
 	err = genlmsg_reply(msg, info);
 out:
-	profil_session_put(s);
+	pk_session_put(s);
 	return err;
 }
 
 /*
  * Whether a dump lists @s: a process in the caller's PID namespace that
- * profil_may_access() lets it read; *@addrs: with its addresses. Checks
+ * pk_may_access() lets it read; *@addrs: with its addresses. Checks
  * without audit records, since a session left out is no refusal.
  */
-static bool profil_nl_visible(struct profil_session *s, bool *addrs)
+static bool pk_nl_visible(struct pk_session *s, bool *addrs)
 {
 	struct task_struct *task;
 	bool ok;
@@ -622,8 +621,8 @@ static bool profil_nl_visible(struct profil_session *s, bool *addrs)
 	task = get_pid_task(s->tgid, PIDTYPE_TGID);
 	if (!task)
 		return false;
-	ok = profil_may_access(task, false);
-	*addrs = ok && profil_may_control(task);
+	ok = pk_may_access(task, false);
+	*addrs = ok && pk_may_control(task);
 	put_task_struct(task);
 	return ok;
 }
@@ -634,26 +633,26 @@ static bool profil_nl_visible(struct profil_session *s, bool *addrs)
  * removed between two parts of the dump, positions moved, and what
  * follows carries NLM_F_DUMP_INTR.
  */
-static int profil_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
+static int pk_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned long pos = cb->args[0], prev;
-	struct nlattr *pid = profil_dump_attrs(cb)[PROFIL_ATTR_PID];
-	struct profil_session *s;
+	struct nlattr *pid = pk_dump_attrs(cb)[PROFIL_ATTR_PID];
+	struct pk_session *s;
 	bool addrs;
 	int err = 0;
 
 	if (pid) {
 		NL_SET_ERR_MSG_ATTR(cb->extack, pid,
-				    "a dump lists every session: GET without NLM_F_DUMP for one");
+				    "no PID in a dump of every session");
 		return -EINVAL;
 	}
-	cb->seq = profil_session_table_seq();
-	for (prev = pos; (s = profil_session_next(&pos)); prev = pos) {
-		if (profil_nl_visible(s, &addrs))
-			err = profil_nl_fill(skb, s, NETLINK_CB(cb->skb).portid,
-					     cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					     PROFIL_CMD_GET, cb, addrs);
-		profil_session_put(s);
+	cb->seq = pk_session_table_seq();
+	for (prev = pos; (s = pk_session_next(&pos)); prev = pos) {
+		if (pk_nl_visible(s, &addrs))
+			err = pk_nl_fill(skb, s, NETLINK_CB(cb->skb).portid,
+					 cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					 PROFIL_CMD_GET, cb, addrs);
+		pk_session_put(s);
 		if (err) {
 			pos = prev;
 			break;
@@ -663,8 +662,7 @@ static int profil_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return err && !skb->len ? err : skb->len;
 }
 
-static int profil_nl_put_region(struct sk_buff *skb,
-				const struct profil_region *r)
+static int pk_nl_put_region(struct sk_buff *skb, const struct pk_region *r)
 {
 	struct nlattr *nest = nla_nest_start(skb, PROFIL_ATTR_REGION);
 
@@ -697,38 +695,37 @@ static int profil_nl_put_region(struct sk_buff *skb,
  * @msg: its text
  * @bad_attr: the attribute it names, in the request (kept until .done)
  */
-struct profil_regions_dump {
+struct pk_regions_dump {
 	unsigned long pos;
-	struct profil_session *s;
+	struct pk_session *s;
 	u32 pid;
 	int err;
 	const char *msg;
 	const struct nlattr *bad_attr;
 };
 
-static struct profil_regions_dump *profil_regions_dump(struct netlink_callback *cb)
+static struct pk_regions_dump *pk_regions_dump(struct netlink_callback *cb)
 {
-	BUILD_BUG_ON(sizeof(struct profil_regions_dump) > sizeof(cb->ctx));
-	return (struct profil_regions_dump *)cb->ctx;
+	BUILD_BUG_ON(sizeof(struct pk_regions_dump) > sizeof(cb->ctx));
+	return (struct pk_regions_dump *)cb->ctx;
 }
 
 /* Fill one GET_REGIONS message with the regions of @rs from d->pos. */
-static int profil_nl_fill_regions(struct sk_buff *skb,
-				  struct netlink_callback *cb,
-				  struct profil_regions_dump *d,
-				  const struct profil_regions *rs)
+static int pk_nl_fill_regions(struct sk_buff *skb, struct netlink_callback *cb,
+			      struct pk_regions_dump *d,
+			      const struct pk_regions *rs)
 {
 	unsigned long i = d->pos;
 	void *hdr;
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &profil_family, NLM_F_MULTI, PROFIL_CMD_GET_REGIONS);
+			  &pk_family, NLM_F_MULTI, PROFIL_CMD_GET_REGIONS);
 	if (!hdr)
 		return -EMSGSIZE;
 	genl_dump_check_consistent(cb, hdr);
 	if (nla_put_u32(skb, PROFIL_ATTR_PID, d->pid))
 		goto nla_put_failure;
-	while (i < rs->nr && !profil_nl_put_region(skb, &rs->region[i]))
+	while (i < rs->nr && !pk_nl_put_region(skb, &rs->region[i]))
 		i++;
 	if (i == d->pos)
 		goto nla_put_failure;
@@ -741,22 +738,22 @@ nla_put_failure:
 	return -EMSGSIZE;
 }
 
-static int profil_nl_dump_regions_start(struct netlink_callback *cb)
+static int pk_nl_dump_regions_start(struct netlink_callback *cb)
 {
-	struct profil_regions_dump *d = profil_regions_dump(cb);
-	struct nlattr **attrs = profil_dump_attrs(cb);
+	struct pk_regions_dump *d = pk_regions_dump(cb);
+	struct nlattr **attrs = pk_dump_attrs(cb);
 	struct netlink_ext_ack extack = {};
 	struct task_struct *task;
 	int err;
 
-	task = profil_nl_target(attrs, &extack);
+	task = pk_nl_target(attrs, &extack);
 	err = PTR_ERR_OR_ZERO(task);
 	if (err)
 		goto refused;
 	/* Regions are addresses: as START's, not as GET's. */
-	err = profil_nl_check_control(task, attrs[PROFIL_ATTR_PID], &extack);
+	err = pk_nl_check_control(task, attrs[PROFIL_ATTR_PID], &extack);
 	if (!err) {
-		d->s = profil_session_find(task_tgid(task));
+		d->s = pk_session_find(task_tgid(task));
 		d->pid = task_tgid_vnr(task);
 		if (!d->s) {
 			NL_SET_ERR_MSG_MOD(&extack, "process is not profiled");
@@ -773,12 +770,12 @@ refused:
 	return 0;
 }
 
-static int profil_nl_dump_regions_done(struct netlink_callback *cb)
+static int pk_nl_dump_regions_done(struct netlink_callback *cb)
 {
-	struct profil_regions_dump *d = profil_regions_dump(cb);
+	struct pk_regions_dump *d = pk_regions_dump(cb);
 
 	if (d->s)
-		profil_session_put(d->s);
+		pk_session_put(d->s);
 	return 0;
 }
 
@@ -788,12 +785,11 @@ static int profil_nl_dump_regions_done(struct netlink_callback *cb)
  * publication: if a restart or an extension replaced it during the dump,
  * what follows carries NLM_F_DUMP_INTR.
  */
-static int profil_nl_dump_regions(struct sk_buff *skb,
-				  struct netlink_callback *cb)
+static int pk_nl_dump_regions(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct profil_regions_dump *d = profil_regions_dump(cb);
-	const struct profil_params *p;
-	struct profil_regions *rs;
+	struct pk_regions_dump *d = pk_regions_dump(cb);
+	const struct pk_params *p;
+	struct pk_regions *rs;
 	int err = 0;
 
 	if (!d->s) {
@@ -808,75 +804,74 @@ static int profil_nl_dump_regions(struct sk_buff *skb,
 	rcu_read_lock();
 	p = rcu_dereference(d->s->params);
 	rs = p->regions;
-	profil_regions_get(rs);
+	pk_regions_get(rs);
 	cb->seq = p->serial;
 	rcu_read_unlock();
 
 	if (d->pos < rs->nr)
-		err = profil_nl_fill_regions(skb, cb, d, rs);
-	profil_regions_put(rs);
+		err = pk_nl_fill_regions(skb, cb, d, rs);
+	pk_regions_put(rs);
 	return err ?: skb->len;
 }
 
 /**
- * profil_netlink_notify_stopped() - announce that a session stopped
+ * pk_netlink_notify_stopped() - announce that a session stopped
  * @s: the stopped session
  *
  * Context: process context.
  */
-void profil_netlink_notify_stopped(struct profil_session *s)
+void pk_netlink_notify_stopped(struct pk_session *s)
 {
 	struct sk_buff *msg;
 
-	if (!genl_has_listeners(&profil_family, &init_net, PROFIL_NLGRP_EVENTS))
+	if (!genl_has_listeners(&pk_family, &init_net, PK_NLGRP_EVENTS))
 		return;
-	msg = genlmsg_new(profil_nl_msg_size(), GFP_KERNEL);
+	msg = genlmsg_new(pk_nl_msg_size(), GFP_KERNEL);
 	if (!msg)
 		return;
 	/*
 	 * Listeners have CAP_NET_ADMIN, which is no ptrace right over the
 	 * process: no addresses; its owner reads them with GET.
 	 */
-	if (profil_nl_fill(msg, s, 0, 0, 0, PROFIL_CMD_STOPPED, NULL, false)) {
+	if (pk_nl_fill(msg, s, 0, 0, 0, PROFIL_CMD_STOPPED, NULL, false)) {
 		nlmsg_free(msg);
 		return;
 	}
-	genlmsg_multicast(&profil_family, msg, 0, PROFIL_NLGRP_EVENTS,
-			  GFP_KERNEL);
+	genlmsg_multicast(&pk_family, msg, 0, PK_NLGRP_EVENTS, GFP_KERNEL);
 }
 
-static const struct genl_ops profil_ops[] = {
+static const struct genl_ops pk_ops[] = {
 	{
 		.cmd = PROFIL_CMD_START,
-		.doit = profil_nl_start,
-		.policy = profil_start_policy,
+		.doit = pk_nl_start,
+		.policy = pk_start_policy,
 		.maxattr = PROFIL_ATTR_MAX,
 	},
 	{
 		.cmd = PROFIL_CMD_STOP,
-		.doit = profil_nl_stop,
-		.policy = profil_target_policy,
+		.doit = pk_nl_stop,
+		.policy = pk_target_policy,
 		.maxattr = PROFIL_ATTR_PID,
 	},
 	{
 		.cmd = PROFIL_CMD_GET,
-		.doit = profil_nl_get,
-		.dumpit = profil_nl_dump,
-		.policy = profil_target_policy,
+		.doit = pk_nl_get,
+		.dumpit = pk_nl_dump,
+		.policy = pk_target_policy,
 		.maxattr = PROFIL_ATTR_PID,
 	},
 	{
 		.cmd = PROFIL_CMD_ADD_REGIONS,
-		.doit = profil_nl_add_regions,
-		.policy = profil_add_policy,
+		.doit = pk_nl_add_regions,
+		.policy = pk_add_policy,
 		.maxattr = PROFIL_ATTR_MAX,
 	},
 	{
 		.cmd = PROFIL_CMD_GET_REGIONS,
-		.start = profil_nl_dump_regions_start,
-		.dumpit = profil_nl_dump_regions,
-		.done = profil_nl_dump_regions_done,
-		.policy = profil_target_policy,
+		.start = pk_nl_dump_regions_start,
+		.dumpit = pk_nl_dump_regions,
+		.done = pk_nl_dump_regions_done,
+		.policy = pk_target_policy,
 		.maxattr = PROFIL_ATTR_PID,
 	},
 };
@@ -890,14 +885,14 @@ static const struct genl_ops profil_ops[] = {
 #error "GENL_MCAST_CAP_NET_ADMIN missing: the events group would be world-readable"
 #endif
 
-static const struct genl_multicast_group profil_mcgrps[] = {
-	[PROFIL_NLGRP_EVENTS] = {
+static const struct genl_multicast_group pk_mcgrps[] = {
+	[PK_NLGRP_EVENTS] = {
 		.name = PROFIL_MCGRP_EVENTS,
 		.flags = GENL_MCAST_CAP_NET_ADMIN,
 	},
 };
 
-static struct genl_family profil_family __ro_after_init = {
+static struct genl_family pk_family __ro_after_init = {
 	.name = PROFIL_GENL_NAME,
 	.version = PROFIL_GENL_VERSION,
 	.maxattr = PROFIL_ATTR_MAX,
@@ -907,18 +902,18 @@ static struct genl_family profil_family __ro_after_init = {
 	 */
 	.parallel_ops = true,
 	.module = THIS_MODULE,
-	.ops = profil_ops,
-	.n_ops = ARRAY_SIZE(profil_ops),
-	.mcgrps = profil_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(profil_mcgrps),
+	.ops = pk_ops,
+	.n_ops = ARRAY_SIZE(pk_ops),
+	.mcgrps = pk_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(pk_mcgrps),
 };
 
-int __init profil_netlink_init(void)
+int __init pk_netlink_init(void)
 {
-	return genl_register_family(&profil_family);
+	return genl_register_family(&pk_family);
 }
 
-void profil_netlink_exit(void)
+void pk_netlink_exit(void)
 {
-	genl_unregister_family(&profil_family);
+	genl_unregister_family(&pk_family);
 }

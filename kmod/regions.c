@@ -3,7 +3,7 @@
  * Region sets: glibc's sprofil() model. A set is a list of regions, each
  * with a buffer, a size, a PC offset and a scale, resolved once into
  * disjoint pieces of the address space, sorted, so that the tick finds a
- * PC's region with a binary search (profil_regions_map() in profil.h).
+ * PC's region with a binary search (pk_regions_map() in profil.h).
  *
  * Where regions overlap the one with the higher offset wins, as glibc's
  * add_region() intends: regions are taken in decreasing offset and a lower
@@ -17,7 +17,7 @@
  * there is no overflow bin.
  *
  * A set never changes once built. A restart publishes a new one with the
- * session's parameters; profil_session_add_regions() publishes the old
+ * session's parameters; pk_session_add_regions() publishes the old
  * set's regions plus new ones, in one step, so that every tick lands in
  * exactly one set.
  *
@@ -36,9 +36,10 @@
 #include <linux/uaccess.h>
 #include <net/netlink.h>
 
-#include "profil.h"
+#include "regions.h"
+#include "session.h"
 
-const struct nla_policy profil_region_policy[PROFIL_REGION_MAX + 1] = {
+const struct nla_policy pk_region_policy[PROFIL_REGION_MAX + 1] = {
 	[PROFIL_REGION_PAD] = { .type = NLA_REJECT },
 	[PROFIL_REGION_BUF] = { .type = NLA_U64 },
 	[PROFIL_REGION_SIZE] = { .type = NLA_U64 },
@@ -47,12 +48,11 @@ const struct nla_policy profil_region_policy[PROFIL_REGION_MAX + 1] = {
 };
 
 /* A set for @nr regions, with room for the pieces they can resolve to. */
-static struct profil_regions *profil_regions_alloc(u32 nr, u32 counter,
-						   u32 mode)
+static struct pk_regions *pk_regions_alloc(u32 nr, u32 counter, u32 mode)
 {
 	/* n intervals have at most 2n bounds, so 2n - 1 pieces between. */
 	u32 max_pieces = 2 * max(nr, 1U);
-	struct profil_regions *rs;
+	struct pk_regions *rs;
 	size_t size;
 
 	size = size_add(size_add(struct_size(rs, region, nr),
@@ -63,25 +63,25 @@ static struct profil_regions *profil_regions_alloc(u32 nr, u32 counter,
 	if (!rs)
 		return NULL;
 	rs->start = (u64 *)(rs->region + nr);
-	rs->piece = (struct profil_piece *)(rs->start + max_pieces);
+	rs->piece = (struct pk_piece *)(rs->start + max_pieces);
 	refcount_set(&rs->ref, 1);
 	rs->nr = nr;
 	rs->overflow = -1;
 	rs->counter = counter;
 	rs->mode = mode;
 	rs->shift = counter == PROFIL_COUNTER_U32 ? 2 : 1;
-	rs->kind = (counter == PROFIL_COUNTER_U32 ? PROFIL_KIND_U32 : 0) |
-		   (mode == PROFIL_MODE_SATURATE ? PROFIL_KIND_SATURATE : 0);
+	rs->kind = (counter == PROFIL_COUNTER_U32 ? PK_KIND_U32 : 0) |
+		   (mode == PROFIL_MODE_SATURATE ? PK_KIND_SATURATE : 0);
 	return rs;
 }
 
-void profil_regions_get(struct profil_regions *rs)
+void pk_regions_get(struct pk_regions *rs)
 {
 	refcount_inc(&rs->ref);
 }
 
 /* Context: process context (a large set is vmalloc'd). */
-void profil_regions_put(struct profil_regions *rs)
+void pk_regions_put(struct pk_regions *rs)
 {
 	if (rs && refcount_dec_and_test(&rs->ref))
 		kvfree(rs);
@@ -91,7 +91,7 @@ void profil_regions_put(struct profil_regions *rs)
  * The first PC past @r: the lowest with an index of r->nbins or more,
  * offset + w * ceil(nbins * 65536 / scale); U64_MAX if that is past 2^64.
  */
-static u64 profil_region_end(const struct profil_region *r, u32 shift)
+static u64 pk_region_end(const struct pk_region *r, u32 shift)
 {
 	u32 rem;
 	u64 q = div_u64_rem(r->nbins, r->scale, &rem);
@@ -107,22 +107,22 @@ static u64 profil_region_end(const struct profil_region *r, u32 shift)
 }
 
 /* A region's place in the sweep. */
-struct profil_rkey {
+struct pk_rkey {
 	u64 offset;
 	u64 end;
 	u32 idx;
 };
 
-static int profil_rkey_cmp(const void *a, const void *b)
+static int pk_rkey_cmp(const void *a, const void *b)
 {
-	const struct profil_rkey *l = a, *r = b;
+	const struct pk_rkey *l = a, *r = b;
 
 	if (l->offset != r->offset)
 		return l->offset < r->offset ? -1 : 1;
 	return l->idx < r->idx ? -1 : l->idx > r->idx;
 }
 
-static int profil_u64_cmp(const void *a, const void *b)
+static int pk_u64_cmp(const void *a, const void *b)
 {
 	u64 l = *(const u64 *)a, r = *(const u64 *)b;
 
@@ -130,46 +130,45 @@ static int profil_u64_cmp(const void *a, const void *b)
 }
 
 /* Whether region key @a owns a point that @b covers too. */
-static bool profil_rkey_wins(const struct profil_rkey *a,
-			     const struct profil_rkey *b)
+static bool pk_rkey_wins(const struct pk_rkey *a, const struct pk_rkey *b)
 {
 	return a->offset > b->offset ||
 	       (a->offset == b->offset && a->idx < b->idx);
 }
 
 /*
- * A max-heap of indices into the sorted keys, by profil_rkey_wins().
+ * A max-heap of indices into the sorted keys, by pk_rkey_wins().
  * Not <linux/min_heap.h>: between 6.1 and 6.12 it changed its heap type
  * (typed heaps), its callbacks (an args pointer) and every call, so a
  * compat shim for both would be longer than these three functions.
  */
-struct profil_heap {
-	const struct profil_rkey *key;
+struct pk_heap {
+	const struct pk_rkey *key;
 	u32 *slot;
 	u32 n;
 };
 
-static void profil_heap_swap(struct profil_heap *h, u32 a, u32 b)
+static void pk_heap_swap(struct pk_heap *h, u32 a, u32 b)
 {
 	swap(h->slot[a], h->slot[b]);
 }
 
-static void profil_heap_push(struct profil_heap *h, u32 k)
+static void pk_heap_push(struct pk_heap *h, u32 k)
 {
 	u32 i = h->n++, parent;
 
 	h->slot[i] = k;
 	while (i) {
 		parent = (i - 1) / 2;
-		if (!profil_rkey_wins(&h->key[h->slot[i]],
-				      &h->key[h->slot[parent]]))
+		if (!pk_rkey_wins(&h->key[h->slot[i]],
+				  &h->key[h->slot[parent]]))
 			break;
-		profil_heap_swap(h, i, parent);
+		pk_heap_swap(h, i, parent);
 		i = parent;
 	}
 }
 
-static void profil_heap_pop(struct profil_heap *h)
+static void pk_heap_pop(struct pk_heap *h)
 {
 	u32 i = 0, best, c;
 
@@ -177,19 +176,18 @@ static void profil_heap_pop(struct profil_heap *h)
 	for (;;) {
 		best = i;
 		for (c = 2 * i + 1; c <= 2 * i + 2 && c < h->n; c++)
-			if (profil_rkey_wins(&h->key[h->slot[c]],
-					     &h->key[h->slot[best]]))
+			if (pk_rkey_wins(&h->key[h->slot[c]],
+					 &h->key[h->slot[best]]))
 				best = c;
 		if (best == i)
 			return;
-		profil_heap_swap(h, i, best);
+		pk_heap_swap(h, i, best);
 		i = best;
 	}
 }
 
 /* Append [start, end) of region @idx, merging with a neighbour of it. */
-static void profil_piece_add(struct profil_regions *rs, u64 start, u64 end,
-			     u32 idx)
+static void pk_piece_add(struct pk_regions *rs, u64 start, u64 end, u32 idx)
 {
 	u32 n = rs->nr_pieces;
 
@@ -210,12 +208,12 @@ static void profil_piece_add(struct profil_regions *rs, u64 start, u64 end,
  * the highest offset: the top of a heap of the regions that begin at or
  * below it, once those that end at or below it are dropped.
  */
-static int profil_regions_resolve(struct profil_regions *rs)
+static int pk_regions_resolve(struct pk_regions *rs)
 {
 	/* As the set: sized by the request, failure reported to it. */
 	const gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_NOWARN;
-	struct profil_heap heap = {};
-	struct profil_rkey *key;
+	struct pk_heap heap = {};
+	struct pk_rkey *key;
 	u32 i, j, k, n = 0, nb = 0;
 	u64 *bound;
 	int err = -ENOMEM;
@@ -227,21 +225,21 @@ static int profil_regions_resolve(struct profil_regions *rs)
 		goto out;
 
 	for (i = 0; i < rs->nr; i++) {
-		const struct profil_region *r = &rs->region[i];
+		const struct pk_region *r = &rs->region[i];
 		u64 end;
 
-		if (!profil_region_used(rs, r))
+		if (!pk_region_used(rs, r))
 			continue;
-		end = profil_region_end(r, rs->shift);
+		end = pk_region_end(r, rs->shift);
 		if (end <= r->offset)
 			continue;
-		key[n] = (struct profil_rkey){ r->offset, end, i };
+		key[n] = (struct pk_rkey){ r->offset, end, i };
 		bound[nb++] = r->offset;
 		bound[nb++] = end;
 		n++;
 	}
-	sort(key, n, sizeof(*key), profil_rkey_cmp, NULL);
-	sort(bound, nb, sizeof(*bound), profil_u64_cmp, NULL);
+	sort(key, n, sizeof(*key), pk_rkey_cmp, NULL);
+	sort(bound, nb, sizeof(*bound), pk_u64_cmp, NULL);
 	for (i = 0, k = 0; k < nb; k++)
 		if (!i || bound[k] != bound[i - 1])
 			bound[i++] = bound[k];
@@ -251,12 +249,12 @@ static int profil_regions_resolve(struct profil_regions *rs)
 	heap.key = key;
 	for (j = 0, k = 0; k + 1 < nb; k++) {
 		while (j < n && key[j].offset <= bound[k])
-			profil_heap_push(&heap, j++);
+			pk_heap_push(&heap, j++);
 		while (heap.n && key[heap.slot[0]].end <= bound[k])
-			profil_heap_pop(&heap);
+			pk_heap_pop(&heap);
 		if (heap.n)
-			profil_piece_add(rs, bound[k], bound[k + 1],
-					 key[heap.slot[0]].idx);
+			pk_piece_add(rs, bound[k], bound[k + 1],
+				     key[heap.slot[0]].idx);
 	}
 	err = 0;
 out:
@@ -267,10 +265,10 @@ out:
 }
 
 /* Fill region @i of @rs; its counters are r->size over the width. */
-static void profil_region_set(struct profil_regions *rs, u32 i, u64 buf,
-			      u64 size, u64 offset, u32 scale)
+static void pk_region_set(struct pk_regions *rs, u32 i, u64 buf, u64 size,
+			  u64 offset, u32 scale)
 {
-	struct profil_region *r = &rs->region[i];
+	struct pk_region *r = &rs->region[i];
 
 	r->buf = buf;
 	r->size = size;
@@ -280,7 +278,7 @@ static void profil_region_set(struct profil_regions *rs, u32 i, u64 buf,
 }
 
 /**
- * profil_regions_single() - the set of a profil() request
+ * pk_regions_single() - the set of a profil() request
  * @buf: user address of the counters
  * @bufsiz: their size in bytes
  * @offset: lowest PC counted
@@ -291,35 +289,35 @@ static void profil_region_set(struct profil_regions *rs, u32 i, u64 buf,
  * Context: process context.
  * Return: a set with one reference, or an ERR_PTR().
  */
-struct profil_regions *profil_regions_single(u64 buf, u64 bufsiz, u64 offset,
-					     u32 scale, u32 counter, u32 mode)
+struct pk_regions *pk_regions_single(u64 buf, u64 bufsiz, u64 offset, u32 scale,
+				     u32 counter, u32 mode)
 {
-	struct profil_regions *rs = profil_regions_alloc(1, counter, mode);
+	struct pk_regions *rs = pk_regions_alloc(1, counter, mode);
 	int err;
 
 	if (!rs)
 		return ERR_PTR(-ENOMEM);
 	rs->single = true;
-	profil_region_set(rs, 0, buf, bufsiz, offset, scale);
-	err = profil_regions_resolve(rs);
+	pk_region_set(rs, 0, buf, bufsiz, offset, scale);
+	err = pk_regions_resolve(rs);
 	if (err) {
-		profil_regions_put(rs);
+		pk_regions_put(rs);
 		return ERR_PTR(err);
 	}
 	return rs;
 }
 
 /* One PROFIL_ATTR_REGION nest into region @i of @rs. */
-static int profil_region_from_nl(struct profil_regions *rs, u32 i,
-				 const struct nlattr *nest,
-				 struct netlink_ext_ack *extack)
+static int pk_region_from_nl(struct pk_regions *rs, u32 i,
+			     const struct nlattr *nest,
+			     struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[PROFIL_REGION_MAX + 1];
 	u64 buf, size;
 	int err;
 
-	err = nla_parse_nested(tb, PROFIL_REGION_MAX, nest,
-			       profil_region_policy, extack);
+	err = nla_parse_nested(tb, PROFIL_REGION_MAX, nest, pk_region_policy,
+			       extack);
 	if (err)
 		return err;
 	if (!tb[PROFIL_REGION_BUF] || !tb[PROFIL_REGION_SIZE] ||
@@ -340,9 +338,8 @@ static int profil_region_from_nl(struct profil_regions *rs, u32 i,
 				    "region buffer is not in user space");
 		return -EFAULT;
 	}
-	profil_region_set(rs, i, buf, size,
-			  nla_get_u64(tb[PROFIL_REGION_OFFSET]),
-			  nla_get_u32(tb[PROFIL_REGION_SCALE]));
+	pk_region_set(rs, i, buf, size, nla_get_u64(tb[PROFIL_REGION_OFFSET]),
+		      nla_get_u32(tb[PROFIL_REGION_SCALE]));
 	if (rs->overflow < 0 && !rs->region[i].offset &&
 	    rs->region[i].scale == 2)
 		rs->overflow = i;
@@ -350,7 +347,7 @@ static int profil_region_from_nl(struct profil_regions *rs, u32 i,
 }
 
 /**
- * profil_regions_from_nl() - build a set from a request's region nests
+ * pk_regions_from_nl() - build a set from a request's region nests
  * @head: the request's attributes
  * @len: their length
  * @old: a set whose regions come first (an extension), or NULL
@@ -364,15 +361,13 @@ static int profil_region_from_nl(struct profil_regions *rs, u32 i,
  * Context: process context.
  * Return: a set with one reference, or an ERR_PTR().
  */
-struct profil_regions *profil_regions_from_nl(const struct nlattr *head,
-					      int len,
-					      const struct profil_regions *old,
-					      u32 counter, u32 mode,
-					      struct netlink_ext_ack *extack)
+struct pk_regions *pk_regions_from_nl(const struct nlattr *head, int len,
+				      const struct pk_regions *old, u32 counter,
+				      u32 mode, struct netlink_ext_ack *extack)
 {
 	u32 n = 0, i = old ? old->nr : 0;
 	const struct nlattr *a;
-	struct profil_regions *rs;
+	struct pk_regions *rs;
 	int rem, err;
 
 	nla_for_each_attr(a, head, len, rem)
@@ -386,7 +381,7 @@ struct profil_regions *profil_regions_from_nl(const struct nlattr *head,
 		NL_SET_ERR_MSG_MOD(extack, "too many regions in the set");
 		return ERR_PTR(-E2BIG);
 	}
-	rs = profil_regions_alloc(i + n, counter, mode);
+	rs = pk_regions_alloc(i + n, counter, mode);
 	if (!rs) {
 		NL_SET_ERR_MSG_MOD(extack, "no memory for the region set");
 		return ERR_PTR(-ENOMEM);
@@ -398,11 +393,11 @@ struct profil_regions *profil_regions_from_nl(const struct nlattr *head,
 	nla_for_each_attr(a, head, len, rem) {
 		if (nla_type(a) != PROFIL_ATTR_REGION)
 			continue;
-		err = profil_region_from_nl(rs, i++, a, extack);
+		err = pk_region_from_nl(rs, i++, a, extack);
 		if (err)
 			goto err_put;
 	}
-	err = profil_regions_resolve(rs);
+	err = pk_regions_resolve(rs);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "no memory for the region set");
 		goto err_put;
@@ -410,12 +405,12 @@ struct profil_regions *profil_regions_from_nl(const struct nlattr *head,
 	return rs;
 
 err_put:
-	profil_regions_put(rs);
+	pk_regions_put(rs);
 	return ERR_PTR(err);
 }
 
 /**
- * profil_session_add_regions() - extend the set of an active session
+ * pk_session_add_regions() - extend the set of an active session
  * @s: the session
  * @head: the request's attributes, with %PROFIL_ATTR_REGION nests
  * @len: their length
@@ -428,12 +423,11 @@ err_put:
  * Context: process context, may sleep.
  * Return: 0 or a negative errno.
  */
-int profil_session_add_regions(struct profil_session *s,
-			       const struct nlattr *head, int len,
-			       struct netlink_ext_ack *extack)
+int pk_session_add_regions(struct pk_session *s, const struct nlattr *head,
+			   int len, struct netlink_ext_ack *extack)
 {
-	struct profil_params *old, *params, new;
-	struct profil_regions *rs;
+	struct pk_params *old, *params, new;
+	struct pk_regions *rs;
 	int err;
 
 	err = mutex_lock_killable(&s->mutex);
@@ -441,7 +435,7 @@ int profil_session_add_regions(struct profil_session *s,
 		return err;
 	old = rcu_dereference_protected(s->params, lockdep_is_held(&s->mutex));
 	err = -ENOENT;
-	if (!profil_session_is_active(s)) {
+	if (!pk_session_is_active(s)) {
 		NL_SET_ERR_MSG_MOD(extack, "process is not profiled");
 		goto out_unlock;
 	}
@@ -451,16 +445,15 @@ int profil_session_add_regions(struct profil_session *s,
 				   "the session was started without regions");
 		goto out_unlock;
 	}
-	rs = profil_regions_from_nl(head, len, old->regions,
-				    old->regions->counter, old->regions->mode,
-				    extack);
+	rs = pk_regions_from_nl(head, len, old->regions, old->regions->counter,
+				old->regions->mode, extack);
 	err = PTR_ERR_OR_ZERO(rs);
 	if (err)
 		goto out_unlock;
 	new = *old;
 	new.regions = rs;
-	params = profil_params_dup(&new);
-	profil_regions_put(rs);
+	params = pk_params_dup(&new);
+	pk_regions_put(rs);
 	err = -ENOMEM;
 	if (!params) {
 		NL_SET_ERR_MSG_MOD(extack, "no memory for the parameters");
@@ -471,7 +464,7 @@ int profil_session_add_regions(struct profil_session *s,
 	rcu_assign_pointer(s->params, params);
 	mutex_unlock(&s->write_mutex);
 	synchronize_rcu();
-	profil_params_free(old);
+	pk_params_free(old);
 	err = 0;
 out_unlock:
 	mutex_unlock(&s->mutex);

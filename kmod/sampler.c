@@ -4,14 +4,14 @@
  *
  * Two clocks drive the sampling, both counting the thread's own CPU time and
  * both running in hard interrupt context on the thread's CPU with current
- * == the thread. At rates up to HZ, profil_tick_runtime() rides the
+ * == the thread. At rates up to HZ, pk_tick_runtime() rides the
  * scheduler tick the kernel takes anyway. Above HZ each thread owns a
  * task-clock perf event, whose hrtimer runs only while the thread runs and
- * calls profil_tick_event(). Either way profil_sample() maps the user PC
+ * calls pk_tick_event(). Either way pk_sample() maps the user PC
  * to a counter exactly as glibc's profil() does and increments it with
  * page faults disabled. A write that cannot be done that way (page not present, or
  * copy-on-write after fork) is recorded in the thread's pending slots and
- * finished by profil_deferred_write() on the thread's return to user mode,
+ * finished by pk_deferred_write() on the thread's return to user mode,
  * where a real fault can be taken. Only a write that faults there turns
  * profiling off; one that finds no memory for the page is given up and
  * counted.
@@ -32,10 +32,14 @@
 #include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
 
-#include "profil.h"
+#include "fault.h"
+#include "regions.h"
+#include "sampler.h"
+#include "session.h"
+#include "thread.h"
 
 /* Retries of the locked add before a plain one; contention is rare. */
-#define PROFIL_CMPXCHG_TRIES 16
+#define PK_CMPXCHG_TRIES 16
 
 /*
  * Threads whose saved user registers are not a user context: io_uring's
@@ -45,9 +49,9 @@
  * PC and the stack pointer zeroed, so task_pt_regs() would charge PC 0.
  */
 #ifdef PF_USER_WORKER
-#define PROFIL_NO_USER_REGS (PF_IO_WORKER | PF_USER_WORKER)
+#define PK_NO_USER_REGS (PF_IO_WORKER | PF_USER_WORKER)
 #else
-#define PROFIL_NO_USER_REGS PF_IO_WORKER
+#define PK_NO_USER_REGS PF_IO_WORKER
 #endif
 
 #ifndef unsafe_try_cmpxchg_user
@@ -59,98 +63,76 @@
  * What to add to a counter holding @val, of which @max is the largest
  * value: all of @count modulo the width (wrap), or up to @max (saturate).
  */
-static u32 profil_counter_step(u32 val, u32 max, u32 count, bool saturate)
+static u32 pk_counter_step(u32 val, u32 max, u32 count, bool saturate)
 {
 	return saturate ? min(count, max - val) : count;
 }
 
 /*
- * Add @count to the u16 counter at @addr; return what was added (less
- * than @count only when saturating), or -EFAULT. The add is a locked
- * cmpxchg, so that threads ticking on other CPUs never lose a count; a
- * counter that straddles a cache line (odd buffers only) would make that
- * a split lock, and gets a plain read-modify-write as in glibc, as does
- * one still contended after PROFIL_CMPXCHG_TRIES attempts. Faults go to
- * the caller: the tick disables them, the deferred writer takes them.
+ * PK_COUNTER_ADD(type, max) defines pk_counter_add_<type>, for u16 and u32
+ * counters: add @count to the counter of that width at @addr; return what
+ * was added (less than @count only when saturating), or -EFAULT. The add is
+ * a locked cmpxchg, so that threads ticking on other CPUs never lose a
+ * count. A counter that is not naturally aligned (odd buffers only) could
+ * straddle a cache line and make that a split lock: it gets a plain
+ * read-modify-write as in glibc, as does one still contended after
+ * PK_CMPXCHG_TRIES attempts. Wrapping, what is added is @count modulo the
+ * width. Faults go to the caller: the tick disables them, the deferred
+ * writer takes them.
  */
-static long profil_counter_add_u16(u64 addr, u32 count, bool saturate)
-{
-	u16 __user *counter = u64_to_user_ptr(addr);
-	bool atomic = (addr & (L1_CACHE_BYTES - 1)) <= L1_CACHE_BYTES - 2;
-	int tries = PROFIL_CMPXCHG_TRIES;
-	u16 val, add;
-
-	if (!user_access_begin(counter, sizeof(*counter)))
-		return -EFAULT;
-	unsafe_get_user(val, counter, efault);
-	for (;;) {
-		/* Wrapping: what is added is @count modulo 2^16. */
-		add = (u16)profil_counter_step(val, U16_MAX, count, saturate);
-		if (!add || !atomic || !tries--)
-			break;
-		if (unsafe_try_cmpxchg_user(counter, &val, (u16)(val + add),
-					    efault))
-			goto done;
+#define PK_COUNTER_ADD(type, max)                                              \
+	static long pk_counter_add_##type(u64 addr, u32 count, bool saturate)  \
+	{                                                                      \
+		type __user *counter = u64_to_user_ptr(addr);                  \
+		bool atomic = IS_ALIGNED(addr, sizeof(type));                  \
+		int tries = PK_CMPXCHG_TRIES;                                  \
+		type val, add;                                                 \
+		if (!user_access_begin(counter, sizeof(*counter)))             \
+			return -EFAULT;                                        \
+		unsafe_get_user(val, counter, efault);                         \
+		for (;;) {                                                     \
+			add = (type)pk_counter_step(val, max, count,           \
+						    saturate);                 \
+			if (!add || !atomic || !tries--)                       \
+				break;                                         \
+			if (unsafe_try_cmpxchg_user(                           \
+				    counter, &val, (type)(val + add), efault)) \
+				goto done;                                     \
+		}                                                              \
+		if (add)                                                       \
+			unsafe_put_user((type)(val + add), counter, efault);   \
+done:                                                                          \
+		user_access_end();                                             \
+		return saturate ? add : count;                                 \
+efault:                                                                        \
+		user_access_end();                                             \
+		return -EFAULT;                                                \
 	}
-	if (add)
-		unsafe_put_user((u16)(val + add), counter, efault);
-done:
-	user_access_end();
-	return saturate ? add : count;
-efault:
-	user_access_end();
-	return -EFAULT;
-}
 
-/* The same for a u32 counter, which straddles a line at 61 to 63. */
-static long profil_counter_add_u32(u64 addr, u32 count, bool saturate)
-{
-	u32 __user *counter = u64_to_user_ptr(addr);
-	bool atomic = (addr & (L1_CACHE_BYTES - 1)) <= L1_CACHE_BYTES - 4;
-	int tries = PROFIL_CMPXCHG_TRIES;
-	u32 val, add;
-
-	if (!user_access_begin(counter, sizeof(*counter)))
-		return -EFAULT;
-	unsafe_get_user(val, counter, efault);
-	for (;;) {
-		add = profil_counter_step(val, U32_MAX, count, saturate);
-		if (!add || !atomic || !tries--)
-			break;
-		if (unsafe_try_cmpxchg_user(counter, &val, val + add, efault))
-			goto done;
-	}
-	if (add)
-		unsafe_put_user(val + add, counter, efault);
-done:
-	user_access_end();
-	return saturate ? add : count;
-efault:
-	user_access_end();
-	return -EFAULT;
-}
+PK_COUNTER_ADD(u16, U16_MAX)
+PK_COUNTER_ADD(u32, U32_MAX)
 
 /*
- * Add @count to a counter of @kind (PROFIL_KIND_*); see above. On a debug
+ * Add @count to a counter of @kind (PK_KIND_*); see above. On a debug
  * kernel the fault attribute can make it fail as at a missing page.
  */
-static long profil_counter_add(u64 addr, u32 count, u32 kind)
+static long pk_counter_add(u64 addr, u32 count, u32 kind)
 {
-	bool saturate = kind & PROFIL_KIND_SATURATE;
+	bool saturate = kind & PK_KIND_SATURATE;
 
-	if (profil_fail_user_write())
+	if (pk_fail_user_write())
 		return -EFAULT;
-	if (kind & PROFIL_KIND_U32)
-		return profil_counter_add_u32(addr, count, saturate);
-	return profil_counter_add_u16(addr, count, saturate);
+	if (kind & PK_KIND_U32)
+		return pk_counter_add_u32(addr, count, saturate);
+	return pk_counter_add_u16(addr, count, saturate);
 }
 
-static long profil_counter_add_nofault(u64 addr, u32 kind)
+static long pk_counter_add_nofault(u64 addr, u32 kind)
 {
 	long ret;
 
 	pagefault_disable();
-	ret = profil_counter_add(addr, 1, kind);
+	ret = pk_counter_add(addr, 1, kind);
 	pagefault_enable();
 	return ret;
 }
@@ -160,7 +142,7 @@ static long profil_counter_add_nofault(u64 addr, u32 kind)
  * a record that is being reaped (its references gone, its memory kept by
  * RCU), and the module may be on its way out: then nothing is queued.
  */
-static bool profil_defer_queue(struct profil_thread *t)
+static bool pk_defer_queue(struct pk_thread *t)
 {
 	if (!kref_get_unless_zero(&t->ref))
 		return false;
@@ -175,7 +157,7 @@ static bool profil_defer_queue(struct profil_thread *t)
 err_module:
 	module_put(THIS_MODULE);
 err_put:
-	kref_put(&t->ref, profil_thread_release);
+	kref_put(&t->ref, pk_thread_release);
 	return false;
 }
 
@@ -183,11 +165,10 @@ err_put:
  * Record a tick whose counter could not be written from the tick. Runs in
  * hard interrupt context with current == t->task.
  */
-static void profil_defer(struct profil_thread *t, u64 addr, u32 generation,
-			 u32 kind)
+static void pk_defer(struct pk_thread *t, u64 addr, u32 generation, u32 kind)
 {
-	struct profil_stats *st = &t->session->stats;
-	struct profil_pending *slot = NULL;
+	struct pk_stats *st = &t->session->stats;
+	struct pk_pending *slot = NULL;
 	unsigned int i;
 
 	raw_spin_lock(&t->lock);
@@ -199,7 +180,7 @@ static void profil_defer(struct profil_thread *t, u64 addr, u32 generation,
 			break;
 		}
 	}
-	if (!slot && t->nr_pending < PROFIL_PENDING_SLOTS) {
+	if (!slot && t->nr_pending < PK_PENDING_SLOTS) {
 		slot = &t->pending[t->nr_pending++];
 		slot->addr = addr;
 		slot->generation = generation;
@@ -211,7 +192,7 @@ static void profil_defer(struct profil_thread *t, u64 addr, u32 generation,
 		atomic64_inc(&st->discarded);
 		goto unlock;
 	}
-	if (!t->work_queued && !profil_defer_queue(t)) {
+	if (!t->work_queued && !pk_defer_queue(t)) {
 		if (!slot->count)
 			t->nr_pending--;
 		atomic64_inc(&st->discarded);
@@ -228,12 +209,12 @@ unlock:
  * Count one tick of @t interrupted at @regs. Hard interrupt context, on
  * the profiled thread's CPU, current == t->task; interrupts off make this
  * an RCU-sched read-side critical section, which is what
- * profil_session_stop_sync() waits for.
+ * pk_session_stop_sync() waits for.
  */
-static void profil_sample(struct profil_thread *t,
-			  const struct profil_params *p, struct pt_regs *regs)
+static void pk_sample(struct pk_thread *t, const struct pk_params *p,
+		      struct pt_regs *regs)
 {
-	struct profil_stats *st = &t->session->stats;
+	struct pk_stats *st = &t->session->stats;
 	long added;
 	u64 addr;
 	u32 kind;
@@ -246,7 +227,7 @@ static void profil_sample(struct profil_thread *t,
 		 * PROFIL_F_SYSTEM_TICKS.
 		 */
 		if (!(p->flags & PROFIL_F_SYSTEM_TICKS) ||
-		    (current->flags & PROFIL_NO_USER_REGS)) {
+		    (current->flags & PK_NO_USER_REGS)) {
 			atomic64_inc(&st->system_dropped);
 			return;
 		}
@@ -255,31 +236,30 @@ static void profil_sample(struct profil_thread *t,
 		atomic64_inc(&st->system_charged);
 	}
 
-	switch (profil_regions_map(p->regions, instruction_pointer(regs),
-				   &addr)) {
-	case PROFIL_MAP_NONE:
+	switch (pk_regions_map(p->regions, instruction_pointer(regs), &addr)) {
+	case PK_MAP_NONE:
 		atomic64_inc(&st->out_of_range);
 		return;
-	case PROFIL_MAP_OVERFLOW:
+	case PK_MAP_OVERFLOW:
 		atomic64_inc(&st->overflow);
 		break;
-	case PROFIL_MAP_REGION:
+	case PK_MAP_REGION:
 		break;
 	}
 	kind = p->regions->kind;
-	added = profil_counter_add_nofault(addr, kind);
+	added = pk_counter_add_nofault(addr, kind);
 	if (added > 0)
 		atomic64_inc(&st->in_range);
 	else if (!added)
 		atomic64_inc(&st->saturated);
 	else
-		profil_defer(t, addr, p->generation, kind);
+		pk_defer(t, addr, p->generation, kind);
 }
 
 /* The parameters if @t's session is sampling current now, else NULL. */
-static const struct profil_params *profil_sampling(struct profil_thread *t)
+static const struct pk_params *pk_sampling(struct pk_thread *t)
 {
-	struct profil_session *s = t->session;
+	struct pk_session *s = t->session;
 
 	if (READ_ONCE(s->state) != PROFIL_STATE_ACTIVE || current->mm != s->mm)
 		return NULL;
@@ -291,8 +271,7 @@ static const struct profil_params *profil_sampling(struct profil_thread *t)
  * current if not: the first tick after a restart or a change of clock
  * only resynchronises, it cannot tell a missed period from the change.
  */
-static bool profil_clock_current(struct profil_thread *t,
-				 const struct profil_params *p)
+static bool pk_clock_current(struct pk_thread *t, const struct pk_params *p)
 {
 	if (t->clock_generation == p->generation)
 		return true;
@@ -308,12 +287,12 @@ static bool profil_clock_current(struct profil_thread *t,
  * that was due, @t->event_next, and @now was skipped. An overflow before
  * the point due means the grid moved (a restart, a new period): re-anchor.
  */
-static void profil_event_missed(struct profil_thread *t,
-				const struct profil_params *p, u64 now)
+static void pk_event_missed(struct pk_thread *t, const struct pk_params *p,
+			    u64 now)
 {
 	u64 period = NSEC_PER_SEC / p->rate, late;
 
-	if (!profil_clock_current(t, p) || now < t->event_next) {
+	if (!pk_clock_current(t, p) || now < t->event_next) {
 		t->event_next = now + period;
 		return;
 	}
@@ -323,10 +302,10 @@ static void profil_event_missed(struct profil_thread *t,
 }
 
 /*
- * Queue profil_period_restore() on current, t->task, from its tick. The
- * references are those of profil_defer_queue().
+ * Queue pk_period_restore() on current, t->task, from its tick. The
+ * references are those of pk_defer_queue().
  */
-static void profil_period_queue(struct profil_thread *t)
+static void pk_period_queue(struct pk_thread *t)
 {
 	if (!kref_get_unless_zero(&t->ref))
 		return;
@@ -339,7 +318,7 @@ static void profil_period_queue(struct profil_thread *t)
 err_module:
 	module_put(THIS_MODULE);
 err_put:
-	kref_put(&t->ref, profil_thread_release);
+	kref_put(&t->ref, pk_thread_release);
 }
 
 /*
@@ -350,13 +329,13 @@ err_put:
  * come before the beat's next point are not samples.
  * Return: true if this overflow is not a sample.
  */
-static bool profil_event_early(struct profil_thread *t,
-			       const struct profil_params *p, u64 now)
+static bool pk_event_early(struct pk_thread *t, const struct pk_params *p,
+			   u64 now)
 {
 	if (!t->period_queued) {
 		t->period_queued = true;
-		profil_period_queue(t);
-		/* Due now: profil_event_missed() sets the next point. */
+		pk_period_queue(t);
+		/* Due now: pk_event_missed() sets the next point. */
 		t->clock_generation = p->generation;
 		t->event_next = now;
 		return false;
@@ -365,27 +344,26 @@ static bool profil_event_early(struct profil_thread *t,
 }
 
 /* Clock one, above HZ: the overflow handler of the thread's task-clock. */
-static void profil_tick_event(struct perf_event *event,
-			      struct perf_sample_data *data,
-			      struct pt_regs *regs)
+static void pk_tick_event(struct perf_event *event,
+			  struct perf_sample_data *data, struct pt_regs *regs)
 {
-	struct profil_thread *t = event->overflow_handler_context;
-	const struct profil_params *p = profil_sampling(t);
+	struct pk_thread *t = event->overflow_handler_context;
+	const struct pk_params *p = pk_sampling(t);
 	u64 now;
 
-	if (!p || profil_rides_tick(p->rate))
+	if (!p || pk_rides_tick(p->rate))
 		return;
 	/* perf_swevent_hrtimer() has just brought the count up to now. */
 	now = local64_read(&event->count);
-	if (READ_ONCE(t->event_short) && profil_event_early(t, p, now))
+	if (READ_ONCE(t->event_short) && pk_event_early(t, p, now))
 		return;
-	profil_event_missed(t, p, now);
-	profil_sample(t, p, regs);
+	pk_event_missed(t, p, now);
+	pk_sample(t, p, regs);
 }
 
 /**
- * profil_period_restore() - give a thread's event its real period
- * @head: &profil_thread.period_work
+ * pk_period_restore() - give a thread's event its real period
+ * @head: &pk_thread.period_work
  *
  * task_work callback, queued by the first overflow of an event made with
  * a random first period: process context, current == the thread. Under
@@ -393,12 +371,11 @@ static void profil_tick_event(struct perf_event *event,
  * move to the scheduler-tick clock releases it and clears @t->event); a
  * stopped session's is left alone.
  */
-void profil_period_restore(struct callback_head *head)
+void pk_period_restore(struct callback_head *head)
 {
-	struct profil_thread *t =
-		container_of(head, struct profil_thread, period_work);
-	struct profil_session *s = t->session;
-	const struct profil_params *p;
+	struct pk_thread *t = container_of(head, struct pk_thread, period_work);
+	struct pk_session *s = t->session;
+	const struct pk_params *p;
 	int err;
 
 	mutex_lock(&s->mutex);
@@ -410,9 +387,9 @@ void profil_period_restore(struct callback_head *head)
 	 * traced thread), where perf has removed the exec'd task's context's
 	 * last event and deactivated it (a warning in event_function()).
 	 */
-	if (t->event && profil_session_is_active(s) && current->mm == s->mm &&
-	    !profil_rides_tick(p->rate)) {
-		err = profil_sampler_set_rate(t->event, p->rate);
+	if (t->event && pk_session_is_active(s) && current->mm == s->mm &&
+	    !pk_rides_tick(p->rate)) {
+		err = perf_event_period(t->event, NSEC_PER_SEC / p->rate);
 		/* Else the short period stays, and its early overflows skipped. */
 		if (!err)
 			WRITE_ONCE(t->event_short, false);
@@ -421,36 +398,36 @@ void profil_period_restore(struct callback_head *head)
 				 current->pid, err);
 	}
 	mutex_unlock(&s->mutex);
-	kref_put(&t->ref, profil_thread_release);
+	kref_put(&t->ref, pk_thread_release);
 	module_put(THIS_MODULE);
 }
 
 /**
- * profil_tick_runtime() - clock two, at or below HZ: the scheduler tick
+ * pk_tick_runtime() - clock two, at or below HZ: the scheduler tick
  * @task: the task whose runtime was just updated
  * @pending: runtime of this update not yet in its sum_exec_runtime
  *
  * Called by the probe on the sched_stat_runtime tracepoint,
- * profil_probe_stat_runtime() (its prototype follows the kernel series:
+ * pk_probe_stat_runtime() (its prototype follows the kernel series:
  * compat.h), which update_curr() hits from every scheduler tick. In hard
  * interrupt context for current it samples the interrupted registers
  * each time the thread's CPU time crosses a sampling period, so the
  * sample costs no interrupt of its own. Other calls (from schedule(),
  * wakeups in process context) return at once.
  */
-void profil_tick_runtime(struct task_struct *task, u64 pending)
+void pk_tick_runtime(struct task_struct *task, u64 pending)
 {
-	const struct profil_params *p;
-	struct profil_thread *t;
+	const struct pk_params *p;
+	struct pk_thread *t;
 	struct pt_regs *regs;
 	u64 now, period, late;
 
 	if (task != current || !in_hardirq())
 		return;
 	regs = get_irq_regs();
-	t = regs ? profil_thread_find(task) : NULL;
-	p = t ? profil_sampling(t) : NULL;
-	if (!p || !profil_rides_tick(p->rate))
+	t = regs ? pk_thread_find(task) : NULL;
+	p = t ? pk_sampling(t) : NULL;
+	if (!p || !pk_rides_tick(p->rate))
 		return;
 
 	now = task->se.sum_exec_runtime + pending;
@@ -465,26 +442,26 @@ void profil_tick_runtime(struct task_struct *task, u64 pending)
 	 * after it were missed. Restart the beat from now.
 	 */
 	if (late >= period) {
-		if (profil_clock_current(t, p))
+		if (pk_clock_current(t, p))
 			atomic64_add(div64_u64(late, period),
 				     &t->session->stats.missed);
 		t->next_sample = now + period;
 	} else {
-		profil_clock_current(t, p);
+		pk_clock_current(t, p);
 		t->next_sample += period;
 	}
-	profil_sample(t, p, regs);
+	pk_sample(t, p, regs);
 }
 
 /* Attempts of one deferred write before its ticks are given up. */
-#define PROFIL_WRITE_TRIES 4
+#define PK_WRITE_TRIES 4
 
-/* What became of one deferred write: profil_deferred_one(). */
-enum profil_write {
-	PROFIL_WRITE_ADDED,
-	PROFIL_WRITE_DISCARD,
-	PROFIL_WRITE_NOMEM,
-	PROFIL_WRITE_FAULT,
+/* What became of one deferred write: pk_deferred_one(). */
+enum pk_write {
+	PK_WRITE_ADDED,
+	PK_WRITE_DISCARD,
+	PK_WRITE_NOMEM,
+	PK_WRITE_FAULT,
 };
 
 /*
@@ -492,10 +469,9 @@ enum profil_write {
  * is active, its parameters are those @w's index was computed for, and
  * current runs in its address space. Caller holds s->write_mutex.
  */
-static bool profil_write_live(struct profil_session *s,
-			      const struct profil_pending *w)
+static bool pk_write_live(struct pk_session *s, const struct pk_pending *w)
 {
-	const struct profil_params *p;
+	const struct pk_params *p;
 
 	p = rcu_dereference_protected(s->params,
 				      lockdep_is_held(&s->write_mutex));
@@ -514,7 +490,7 @@ static bool profil_write_live(struct profil_session *s,
  * Context: process context, current->mm is the session's, no profil lock
  * held.
  */
-static int profil_fault_in(u64 addr, size_t width)
+static int pk_fault_in(u64 addr, size_t width)
 {
 	unsigned long first = addr & PAGE_MASK;
 	unsigned long last = (addr + width - 1) & PAGE_MASK;
@@ -540,64 +516,62 @@ static int profil_fault_in(u64 addr, size_t width)
  * wait), and the add is tried again after state, generation and mm are
  * checked again. Only a fault-in that fails for good is a fault; one
  * short of memory is tried again, as is a page that goes again before
- * the add, up to PROFIL_WRITE_TRIES attempts in all, and then given up
+ * the add, up to PK_WRITE_TRIES attempts in all, and then given up
  * (NOMEM, or DISCARD), the session left active: the next tick on that
  * counter defers again and tries anew.
- * Return: &enum profil_write; @added, the ticks added for ADDED.
+ * Return: &enum pk_write; @added, the ticks added for ADDED.
  */
-static enum profil_write profil_deferred_one(struct profil_session *s,
-					     const struct profil_pending *w,
-					     u32 *added)
+static enum pk_write pk_deferred_one(struct pk_session *s,
+				     const struct pk_pending *w, u32 *added)
 {
-	size_t width = w->kind & PROFIL_KIND_U32 ? sizeof(u32) : sizeof(u16);
+	size_t width = w->kind & PK_KIND_U32 ? sizeof(u32) : sizeof(u16);
 	int tries, err = 0;
 	long ret;
 
-	for (tries = 0; tries < PROFIL_WRITE_TRIES; tries++) {
+	for (tries = 0; tries < PK_WRITE_TRIES; tries++) {
 		mutex_lock(&s->write_mutex);
-		if (!profil_write_live(s, w)) {
+		if (!pk_write_live(s, w)) {
 			mutex_unlock(&s->write_mutex);
-			return PROFIL_WRITE_DISCARD;
+			return PK_WRITE_DISCARD;
 		}
 		pagefault_disable();
-		ret = profil_counter_add(w->addr, w->count, w->kind);
+		ret = pk_counter_add(w->addr, w->count, w->kind);
 		pagefault_enable();
 		mutex_unlock(&s->write_mutex);
 		if (ret >= 0) {
 			*added = ret;
-			return PROFIL_WRITE_ADDED;
+			return PK_WRITE_ADDED;
 		}
 		/*
 		 * current->mm is the session's: checked above. The fault
 		 * attribute fails the fault-in as for an unmapped address.
 		 */
-		if (profil_fail_user_write())
+		if (pk_fail_user_write())
 			err = -EFAULT;
 		else
-			err = profil_fault_in(w->addr, width);
+			err = pk_fault_in(w->addr, width);
 		if (err && fatal_signal_pending(current))
-			return PROFIL_WRITE_DISCARD;
+			return PK_WRITE_DISCARD;
 		if (err && err != -ENOMEM)
-			return PROFIL_WRITE_FAULT;
+			return PK_WRITE_FAULT;
 	}
-	return err == -ENOMEM ? PROFIL_WRITE_NOMEM : PROFIL_WRITE_DISCARD;
+	return err == -ENOMEM ? PK_WRITE_NOMEM : PK_WRITE_DISCARD;
 }
 
 /**
- * profil_deferred_write() - finish the ticks the tick could not write
- * @head: &profil_thread.twork
+ * pk_deferred_write() - finish the ticks the tick could not write
+ * @head: &pk_thread.twork
  *
  * task_work callback: process context, current == the thread, on its way
  * back to user mode (or exiting). Page faults are taken here, with no
- * lock held: see profil_deferred_one().
+ * lock held: see pk_deferred_one().
  */
-void profil_deferred_write(struct callback_head *head)
+void pk_deferred_write(struct callback_head *head)
 {
-	struct profil_thread *t =
-		container_of(head, struct profil_thread, twork);
-	struct profil_pending todo[PROFIL_PENDING_SLOTS];
-	struct profil_session *s = t->session;
-	struct profil_stats *st = &s->stats;
+	struct pk_thread *t = container_of(head, struct pk_thread, twork);
+	struct pk_pending todo[PK_PENDING_SLOTS];
+	struct pk_session *s = t->session;
+	struct pk_stats *st = &s->stats;
 	unsigned int i, n;
 	u32 added;
 
@@ -612,46 +586,46 @@ void profil_deferred_write(struct callback_head *head)
 	for (i = 0; i < n; i++) {
 		u32 count = todo[i].count;
 
-		switch (profil_deferred_one(s, &todo[i], &added)) {
-		case PROFIL_WRITE_ADDED:
+		switch (pk_deferred_one(s, &todo[i], &added)) {
+		case PK_WRITE_ADDED:
 			atomic64_add(added, &st->in_range);
 			atomic64_add(count - added, &st->saturated);
 			break;
-		case PROFIL_WRITE_DISCARD:
+		case PK_WRITE_DISCARD:
 			atomic64_add(count, &st->discarded);
 			break;
-		case PROFIL_WRITE_NOMEM:
+		case PK_WRITE_NOMEM:
 			/* Discarded, and why: the session goes on. */
 			atomic64_add(count, &st->nomem);
 			atomic64_add(count, &st->discarded);
 			break;
-		case PROFIL_WRITE_FAULT:
+		case PK_WRITE_FAULT:
 			atomic64_add(count, &st->faulted);
-			profil_session_stop(s, PROFIL_STOP_FAULT, todo[i].addr);
+			pk_session_stop(s, PROFIL_STOP_FAULT, todo[i].addr);
 			break;
 		}
 		atomic64_sub(count, &st->pending);
 	}
 
-	kref_put(&t->ref, profil_thread_release);
+	kref_put(&t->ref, pk_thread_release);
 	module_put(THIS_MODULE);
 }
 
 /**
- * profil_rides_tick() - whether a rate is sampled from the scheduler tick
+ * pk_rides_tick() - whether a rate is sampled from the scheduler tick
  * @rate: samples per second
  *
  * At or below HZ the scheduler tick comes often enough, and a sample taken
  * there costs no interrupt; above it each thread needs a timer of its own.
  */
-bool profil_rides_tick(u32 rate)
+bool pk_rides_tick(u32 rate)
 {
 	return rate <= HZ;
 }
 
 /*
  * The shortest first period of a new thread's event: the period of the
- * highest rate, 100 us. Until profil_period_restore() runs, at the
+ * highest rate, 100 us. Until pk_period_restore() runs, at the
  * thread's next return to user mode, perf re-arms the event with its
  * first period; a thread that stays in the kernel meanwhile (a long
  * system call, the start's own request) takes an overflow every first
@@ -664,30 +638,30 @@ bool profil_rides_tick(u32 rate)
  * PROFIL_RATE_MAX takes them, which perf leaves alone unless that sysctl
  * is below 10000.
  */
-#define PROFIL_FIRST_MIN_NS (NSEC_PER_SEC / PROFIL_RATE_MAX)
+#define PK_FIRST_MIN_NS (NSEC_PER_SEC / PROFIL_RATE_MAX)
 
 /*
  * A new thread's first period: a point drawn uniformly in (0, @period],
- * moved up to PROFIL_FIRST_MIN_NS if it falls below. The expected count
+ * moved up to PK_FIRST_MIN_NS if it falls below. The expected count
  * of a thread's samples, its CPU time in periods, then falls short by at
- * most PROFIL_FIRST_MIN_NS worth of a period, once per thread; a thread
+ * most PK_FIRST_MIN_NS worth of a period, once per thread; a thread
  * of less CPU time than that is never sampled (one of less than perf's
  * own floor of 10 us never was), and at PROFIL_RATE_MAX the first point
  * is not random.
  */
-static u64 profil_first_period(u32 period)
+static u64 pk_first_period(u32 period)
 {
 	u32 first = 1 + get_random_u32_below(period);
 
-	return max_t(u32, first, min_t(u32, period, PROFIL_FIRST_MIN_NS));
+	return max_t(u32, first, min_t(u32, period, PK_FIRST_MIN_NS));
 }
 
 /**
- * profil_sampler_create() - give a thread a clock of its own
+ * pk_sampler_create() - give a thread a clock of its own
  * @t: the thread record, passed to every tick
  * @rate: samples per second of the thread's CPU time
  * @random_first: the first overflow falls anywhere in the first period,
- *	but not before PROFIL_FIRST_MIN_NS (profil_first_period()), so that
+ *	but not before PK_FIRST_MIN_NS (pk_first_period()), so that
  *	a thread shorter than a period is sampled in proportion to its CPU
  *	time; the first overflow has the real period restored. The caller
  *	set @t->event_short to it.
@@ -695,8 +669,8 @@ static u64 profil_first_period(u32 period)
  * Context: process context, may sleep.
  * Return: the event or an ERR_PTR().
  */
-struct perf_event *profil_sampler_create(struct profil_thread *t, u32 rate,
-					 bool random_first)
+struct perf_event *pk_sampler_create(struct pk_thread *t, u32 rate,
+				     bool random_first)
 {
 	u32 period = NSEC_PER_SEC / rate;
 	struct perf_event_attr attr = {
@@ -709,32 +683,8 @@ struct perf_event *profil_sampler_create(struct profil_thread *t, u32 rate,
 	};
 
 	if (random_first)
-		attr.sample_period = profil_first_period(period);
+		attr.sample_period = pk_first_period(period);
 
 	return perf_event_create_kernel_counter(&attr, -1, t->task,
-						profil_tick_event, t);
-}
-
-/**
- * profil_sampler_set_rate() - change the sampling rate of a thread
- * @event: from profil_sampler_create()
- * @rate: samples per second
- *
- * Return: 0 or a negative errno.
- */
-int profil_sampler_set_rate(struct perf_event *event, u32 rate)
-{
-	return perf_event_period(event, NSEC_PER_SEC / rate);
-}
-
-/**
- * profil_sampler_release() - stop sampling one thread
- * @event: from profil_sampler_create()
- *
- * Once this returns, profil_tick_event() no longer runs for @event.
- * Context: process context, may sleep.
- */
-void profil_sampler_release(struct perf_event *event)
-{
-	perf_event_release_kernel(event);
+						pk_tick_event, t);
 }

@@ -26,110 +26,115 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
-#include "profil.h"
+#include "attach.h"
+#include "lifecycle.h"
+#include "netlink.h"
+#include "regions.h"
+#include "sampler.h"
+#include "session.h"
+#include "thread.h"
 
-#define PROFIL_TABLE_BITS 8
+#define PK_TABLE_BITS 8
 
 /*
- * The session table: writers hold profil_table_lock, readers use RCU. A
+ * The session table: writers hold pk_table_lock, readers use RCU. A
  * raw lock: the exit probe takes it with preemption off, also on RT.
  */
-static DEFINE_HASHTABLE(profil_table, PROFIL_TABLE_BITS);
-static DEFINE_RAW_SPINLOCK(profil_table_lock);
-/* Bumped by each insertion and removal, under profil_table_lock; never 0. */
-static unsigned int profil_table_seq = 1;
+static DEFINE_HASHTABLE(pk_table, PK_TABLE_BITS);
+static DEFINE_RAW_SPINLOCK(pk_table_lock);
+/* Bumped by each insertion and removal, under pk_table_lock; never 0. */
+static unsigned int pk_table_seq = 1;
 
 /* The table's change count, for dumps: genl_dump_check_consistent(). */
-unsigned int profil_session_table_seq(void)
+unsigned int pk_session_table_seq(void)
 {
-	return READ_ONCE(profil_table_seq);
+	return READ_ONCE(pk_table_seq);
 }
 
-/* Caller holds profil_table_lock. */
-static void profil_table_changed(void)
+/* Caller holds pk_table_lock. */
+static void pk_table_changed(void)
 {
-	unsigned int seq = profil_table_seq + 1;
+	unsigned int seq = pk_table_seq + 1;
 
-	WRITE_ONCE(profil_table_seq, seq ?: 1);
+	WRITE_ONCE(pk_table_seq, seq ?: 1);
 }
 
 /*
  * Starts are serialised per process, so that a process never gets two
  * active sessions, while the start of one process never waits for
- * another's. A process being started has a struct profil_start_lock in
- * profil_start_locks, under profil_start_locks_lock, for as long as a
+ * another's. A process being started has a struct pk_start_lock in
+ * pk_start_locks, under pk_start_locks_lock, for as long as a
  * start uses it.
  */
-struct profil_start_lock {
+struct pk_start_lock {
 	struct hlist_node node;
 	struct pid *tgid;
-	unsigned int users; /* under profil_start_locks_lock */
+	unsigned int users; /* under pk_start_locks_lock */
 	struct mutex mutex;
 };
 
-static DEFINE_HASHTABLE(profil_start_locks, PROFIL_TABLE_BITS);
-static DEFINE_SPINLOCK(profil_start_locks_lock);
+static DEFINE_HASHTABLE(pk_start_locks, PK_TABLE_BITS);
+static DEFINE_SPINLOCK(pk_start_locks_lock);
 
-static struct workqueue_struct *profil_wq;
+static struct workqueue_struct *pk_wq;
 
-static void profil_session_free_work(struct work_struct *work)
+static void pk_session_free_work(struct work_struct *work)
 {
 	struct rcu_work *rwork = to_rcu_work(work);
-	struct profil_session *s;
+	struct pk_session *s;
 
-	s = container_of(rwork, struct profil_session, free_rwork);
-	profil_params_free(rcu_dereference_protected(s->params, true));
+	s = container_of(rwork, struct pk_session, free_rwork);
+	pk_params_free(rcu_dereference_protected(s->params, true));
 	mmdrop(s->mm);
 	put_pid(s->tgid);
 	kfree(s);
 }
 
-static void profil_session_release(struct kref *ref)
+static void pk_session_release(struct kref *ref)
 {
-	struct profil_session *s =
-		container_of(ref, struct profil_session, ref);
+	struct pk_session *s = container_of(ref, struct pk_session, ref);
 
 	/* Lockless readers may still hold a pointer; mmdrop() may sleep. */
-	INIT_RCU_WORK(&s->free_rwork, profil_session_free_work);
-	queue_rcu_work(profil_wq, &s->free_rwork);
+	INIT_RCU_WORK(&s->free_rwork, pk_session_free_work);
+	queue_rcu_work(pk_wq, &s->free_rwork);
 }
 
-void profil_session_put(struct profil_session *s)
+void pk_session_put(struct pk_session *s)
 {
-	kref_put(&s->ref, profil_session_release);
+	kref_put(&s->ref, pk_session_release);
 }
 
 /**
- * profil_session_lookup() - the session of a process, unreferenced
+ * pk_session_lookup() - the session of a process, unreferenced
  * @tgid: the process's thread-group pid
  *
- * Context: any; the caller holds rcu_read_lock() or profil_table_lock,
+ * Context: any; the caller holds rcu_read_lock() or pk_table_lock,
  * and the result is valid in that section.
  * Return: the session, or NULL.
  */
-struct profil_session *profil_session_lookup(struct pid *tgid)
+struct pk_session *pk_session_lookup(struct pid *tgid)
 {
-	struct profil_session *s;
+	struct pk_session *s;
 
-	hash_for_each_possible_rcu(profil_table, s, hnode, (unsigned long)tgid)
+	hash_for_each_possible_rcu(pk_table, s, hnode, (unsigned long)tgid)
 		if (s->tgid == tgid)
 			return s;
 	return NULL;
 }
 
 /**
- * profil_session_find() - look up the session of a process
+ * pk_session_find() - look up the session of a process
  * @tgid: the process's thread-group pid
  *
  * Context: any.
  * Return: a referenced session, or NULL.
  */
-struct profil_session *profil_session_find(struct pid *tgid)
+struct pk_session *pk_session_find(struct pid *tgid)
 {
-	struct profil_session *s;
+	struct pk_session *s;
 
 	rcu_read_lock();
-	s = profil_session_lookup(tgid);
+	s = pk_session_lookup(tgid);
 	if (s && !kref_get_unless_zero(&s->ref))
 		s = NULL;
 	rcu_read_unlock();
@@ -137,19 +142,19 @@ struct profil_session *profil_session_find(struct pid *tgid)
 }
 
 /* Drop @s from the table, if it is still there. Context: any. */
-static void profil_table_remove(struct profil_session *s)
+static void pk_table_remove(struct pk_session *s)
 {
 	bool removed = false;
 
-	raw_spin_lock(&profil_table_lock);
+	raw_spin_lock(&pk_table_lock);
 	if (!hlist_unhashed(&s->hnode)) {
 		hash_del_rcu(&s->hnode);
-		profil_table_changed();
+		pk_table_changed();
 		removed = true;
 	}
-	raw_spin_unlock(&profil_table_lock);
+	raw_spin_unlock(&pk_table_lock);
 	if (removed)
-		profil_session_put(s);
+		pk_session_put(s);
 }
 
 /*
@@ -158,75 +163,74 @@ static void profil_table_remove(struct profil_session *s)
  * first, at the head of its bucket, where a lookup finds it before @old:
  * a reader between a removal and an insertion would find neither.
  */
-static void profil_table_replace(struct profil_session *old,
-				 struct profil_session *s)
+static void pk_table_replace(struct pk_session *old, struct pk_session *s)
 {
 	bool removed = false;
 
-	raw_spin_lock(&profil_table_lock);
-	hash_add_rcu(profil_table, &s->hnode, (unsigned long)s->tgid);
-	profil_table_changed();
+	raw_spin_lock(&pk_table_lock);
+	hash_add_rcu(pk_table, &s->hnode, (unsigned long)s->tgid);
+	pk_table_changed();
 	if (old && !hlist_unhashed(&old->hnode)) {
 		hash_del_rcu(&old->hnode);
 		removed = true;
 	}
-	raw_spin_unlock(&profil_table_lock);
+	raw_spin_unlock(&pk_table_lock);
 	if (removed)
-		profil_session_put(old);
+		pk_session_put(old);
 }
 
-bool profil_session_is_active(const struct profil_session *s)
+bool pk_session_is_active(const struct pk_session *s)
 {
 	return READ_ONCE(s->state) == PROFIL_STATE_ACTIVE;
 }
 
 /* Take or drop the scheduler-tick clock for @s. Caller holds s->mutex. */
-static int profil_session_use_tick(struct profil_session *s, bool use)
+static int pk_session_use_tick(struct pk_session *s, bool use)
 {
 	int err = 0;
 
 	if (use && !s->on_tick_clock)
-		err = profil_tick_clock_get();
+		err = pk_tick_clock_get();
 	else if (!use && s->on_tick_clock)
-		profil_tick_clock_put();
+		pk_tick_clock_put();
 	if (!err)
 		s->on_tick_clock = use;
 	return err;
 }
 
-static void profil_session_teardown(struct work_struct *work)
+static void pk_session_teardown(struct work_struct *work)
 {
-	struct profil_session *s =
-		container_of(work, struct profil_session, teardown_work);
-	struct profil_thread *t, *tmp;
+	struct pk_session *s =
+		container_of(work, struct pk_session, teardown_work);
+	struct pk_thread *t, *tmp;
 
 	mutex_lock(&s->mutex);
 	list_for_each_entry_safe(t, tmp, &s->threads, node)
-		profil_thread_detach(t);
-	profil_session_use_tick(s, false);
+		pk_thread_detach(t);
+	pk_session_use_tick(s, false);
 	mutex_unlock(&s->mutex);
 
 	/* queue_work() ordered the store of @quiet before this. */
 	if (!READ_ONCE(s->quiet))
-		profil_netlink_notify_stopped(s);
-	profil_session_put(s);
+		pk_netlink_notify_stopped(s);
+	pk_session_put(s);
 	/* The reference an active session holds on the module. */
 	module_put(THIS_MODULE);
 }
 
 /**
- * profil_session_stop() - turn profiling off
+ * pk_session_stop() - turn profiling off
  * @s: the session
  * @reason: enum profil_stop_reason
  * @addr: the failed address for %PROFIL_STOP_FAULT, else 0
  *
  * The first caller wins; later calls do nothing. Releasing the events is
  * left to a work item. Ticks already running may still write; use
- * profil_session_stop_sync() to wait for them.
+ * pk_session_stop_sync() to wait for them.
  *
  * Context: any but hard interrupt.
  */
-void profil_session_stop(struct profil_session *s, int reason, u64 addr)
+void pk_session_stop(struct pk_session *s, int reason, u64 addr)
 {
 	unsigned long flags;
 
@@ -236,13 +240,13 @@ void profil_session_stop(struct profil_session *s, int reason, u64 addr)
 		s->reason = reason;
 		s->fault_addr = addr;
 		kref_get(&s->ref);
-		queue_work(profil_wq, &s->teardown_work);
+		queue_work(pk_wq, &s->teardown_work);
 	}
 	raw_spin_unlock_irqrestore(&s->lock, flags);
 }
 
 /**
- * profil_session_stop_sync() - turn profiling off and wait for writers
+ * pk_session_stop_sync() - turn profiling off and wait for writers
  * @s: the session
  * @reason: enum profil_stop_reason
  *
@@ -253,9 +257,9 @@ void profil_session_stop(struct profil_session *s, int reason, u64 addr)
  *
  * Context: process context, may sleep.
  */
-void profil_session_stop_sync(struct profil_session *s, int reason)
+void pk_session_stop_sync(struct pk_session *s, int reason)
 {
-	profil_session_stop(s, reason, 0);
+	pk_session_stop(s, reason, 0);
 	synchronize_rcu();
 	mutex_lock(&s->write_mutex);
 	mutex_unlock(&s->write_mutex);
@@ -266,7 +270,7 @@ void profil_session_stop_sync(struct profil_session *s, int reason)
  * The address space of @leader's process, mmgrab'd, or NULL. Taken from
  * any thread: the group leader may have exited before the others.
  */
-static struct mm_struct *profil_process_mm(struct task_struct *leader)
+static struct mm_struct *pk_process_mm(struct task_struct *leader)
 {
 	struct mm_struct *mm = NULL;
 	struct task_struct *task;
@@ -290,10 +294,10 @@ static struct mm_struct *profil_process_mm(struct task_struct *leader)
  * spans a stop and a new start of one process sees them differ. 0 is
  * left out: genl_dump_check_consistent() does not compare it.
  */
-static atomic_t profil_params_serial = ATOMIC_INIT(0);
+static atomic_t pk_params_serial = ATOMIC_INIT(0);
 
 /**
- * profil_params_dup() - a copy of parameters, for publishing
+ * pk_params_dup() - a copy of parameters, for publishing
  * @req: the parameters; the copy takes a reference on their set
  *
  * The copy gets a serial no other publication had (until the 32-bit
@@ -302,45 +306,43 @@ static atomic_t profil_params_serial = ATOMIC_INIT(0);
  * Context: process context.
  * Return: the copy, or NULL.
  */
-struct profil_params *profil_params_dup(const struct profil_params *req)
+struct pk_params *pk_params_dup(const struct pk_params *req)
 {
-	struct profil_params *p =
-		kmemdup(req, sizeof(*req), GFP_KERNEL_ACCOUNT);
+	struct pk_params *p = kmemdup(req, sizeof(*req), GFP_KERNEL_ACCOUNT);
 
 	if (!p)
 		return NULL;
-	profil_regions_get(p->regions);
+	pk_regions_get(p->regions);
 	do {
-		p->serial = atomic_inc_return(&profil_params_serial);
+		p->serial = atomic_inc_return(&pk_params_serial);
 	} while (!p->serial);
 	return p;
 }
 
 /* Context: process context; nothing reads @p any more. */
-void profil_params_free(struct profil_params *p)
+void pk_params_free(struct pk_params *p)
 {
 	if (!p)
 		return;
-	profil_regions_put(p->regions);
+	pk_regions_put(p->regions);
 	kfree(p);
 }
 
-static struct profil_session *
-profil_session_alloc(struct task_struct *leader,
-		     const struct profil_params *req)
+static struct pk_session *pk_session_alloc(struct task_struct *leader,
+					   const struct pk_params *req)
 {
-	struct profil_params *params;
-	struct profil_session *s;
+	struct pk_params *params;
+	struct pk_session *s;
 	struct mm_struct *mm;
 	int err = -ENOMEM;
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
-	params = profil_params_dup(req);
+	params = pk_params_dup(req);
 	if (!s || !params)
 		goto err_free;
 
 	/* No thread has one when the process has exited and awaits reaping. */
-	mm = profil_process_mm(leader);
+	mm = pk_process_mm(leader);
 	err = -ESRCH;
 	if (!mm)
 		goto err_free;
@@ -354,12 +356,12 @@ profil_session_alloc(struct task_struct *leader,
 	mutex_init(&s->write_mutex);
 	INIT_LIST_HEAD(&s->threads);
 	INIT_HLIST_NODE(&s->hnode);
-	INIT_WORK(&s->teardown_work, profil_session_teardown);
+	INIT_WORK(&s->teardown_work, pk_session_teardown);
 	kref_init(&s->ref);
 	return s;
 
 err_free:
-	profil_params_free(params);
+	pk_params_free(params);
 	kfree(s);
 	return ERR_PTR(err);
 }
@@ -369,34 +371,34 @@ err_free:
  * are made before the new parameters are published and return at once
  * until then; old ones go after. Caller holds s->mutex.
  */
-static int profil_session_set_clocks(struct profil_session *s, u32 rate,
-				     bool published)
+static int pk_session_set_clocks(struct pk_session *s, u32 rate, bool published)
 {
-	bool tick = profil_rides_tick(rate);
+	bool tick = pk_rides_tick(rate);
 	struct perf_event *event;
-	struct profil_thread *t;
+	struct pk_thread *t;
 
-	profil_session_reap(s);
+	pk_session_reap(s);
 	if (tick || published) {
-		int err = profil_session_use_tick(s, tick);
+		int err = pk_session_use_tick(s, tick);
 
 		if (err)
 			return err;
 	}
 	list_for_each_entry(t, &s->threads, node) {
 		if (tick && t->event && published) {
-			profil_sampler_release(t->event);
+			perf_event_release_kernel(t->event);
 			t->event = NULL;
 		} else if (!tick && !t->event && !published) {
 			/* Not a new thread: its clock keeps its phase. */
 			WRITE_ONCE(t->event_short, false);
-			event = profil_sampler_create(t, rate, false);
+			event = pk_sampler_create(t, rate, false);
 			/* A thread exiting under us needs no clock. */
 			if (IS_ERR(event) && PTR_ERR(event) != -ESRCH)
 				return PTR_ERR(event);
 			t->event = IS_ERR(event) ? NULL : event;
 		} else if (!tick && t->event && published) {
-			int err = profil_sampler_set_rate(t->event, rate);
+			int err = perf_event_period(t->event,
+						    NSEC_PER_SEC / rate);
 
 			/* perf checked the period: cannot fail for ours. */
 			WARN_ON_ONCE(err);
@@ -409,37 +411,36 @@ static int profil_session_set_clocks(struct profil_session *s, u32 rate,
  * Undo a failed move to the timer clock: on the scheduler tick's clock
  * (@rate), no thread has an event. Caller holds s->mutex.
  */
-static void profil_session_drop_events(struct profil_session *s, u32 rate)
+static void pk_session_drop_events(struct pk_session *s, u32 rate)
 {
-	struct profil_thread *t;
+	struct pk_thread *t;
 
-	if (!profil_rides_tick(rate))
+	if (!pk_rides_tick(rate))
 		return;
 	list_for_each_entry(t, &s->threads, node) {
 		if (t->event) {
-			profil_sampler_release(t->event);
+			perf_event_release_kernel(t->event);
 			t->event = NULL;
 		}
 	}
 }
 
 /* Swap the parameters of an active session. Caller holds s->mutex. */
-static int profil_session_restart(struct profil_session *s,
-				  const struct profil_params *req)
+static int pk_session_restart(struct pk_session *s, const struct pk_params *req)
 {
-	struct profil_params *old, *params;
+	struct pk_params *old, *params;
 	int err;
 
 	old = rcu_dereference_protected(s->params, lockdep_is_held(&s->mutex));
-	params = profil_params_dup(req);
+	params = pk_params_dup(req);
 	if (!params)
 		return -ENOMEM;
 	params->generation = old->generation + 1;
 
-	err = profil_session_set_clocks(s, params->rate, false);
+	err = pk_session_set_clocks(s, params->rate, false);
 	if (err) {
-		profil_session_drop_events(s, old->rate);
-		profil_params_free(params);
+		pk_session_drop_events(s, old->rate);
+		pk_params_free(params);
 		return err;
 	}
 	/* Deferred writes compare generations under write_mutex. */
@@ -448,8 +449,8 @@ static int profil_session_restart(struct profil_session *s,
 	mutex_unlock(&s->write_mutex);
 	/* Ticks still using the old buffer finish before the caller goes on. */
 	synchronize_rcu();
-	profil_session_set_clocks(s, params->rate, true);
-	profil_params_free(old);
+	pk_session_set_clocks(s, params->rate, true);
+	pk_params_free(old);
 	return 0;
 }
 
@@ -461,37 +462,37 @@ static int profil_session_restart(struct profil_session *s,
  * with theirs (atomic_dec_and_test(), task_unlock()): either they see the
  * session or this sees them.
  */
-static void profil_session_check_gone(struct profil_session *s,
-				      struct task_struct *leader)
+static void pk_session_check_gone(struct pk_session *s,
+				  struct task_struct *leader)
 {
 	struct mm_struct *mm;
 
 	/* Pairs with the exit and exec paths, as above. */
 	smp_mb();
 	if (!atomic_read(&leader->signal->live)) {
-		profil_session_stop(s, PROFIL_STOP_EXIT, 0);
-		profil_table_remove(s);
+		pk_session_stop(s, PROFIL_STOP_EXIT, 0);
+		pk_table_remove(s);
 		return;
 	}
-	mm = profil_process_mm(leader);
+	mm = pk_process_mm(leader);
 	if (mm != s->mm)
-		profil_session_stop(s, PROFIL_STOP_EXEC, 0);
+		pk_session_stop(s, PROFIL_STOP_EXEC, 0);
 	if (mm)
 		mmdrop(mm);
 }
 
-/* Release what profil_start_lock() took; @held: the mutex is held. */
-static void profil_start_unlock(struct profil_start_lock *l, bool held)
+/* Release what pk_start_lock() took; @held: the mutex is held. */
+static void pk_start_unlock(struct pk_start_lock *l, bool held)
 {
 	bool last;
 
 	if (held)
 		mutex_unlock(&l->mutex);
-	spin_lock(&profil_start_locks_lock);
+	spin_lock(&pk_start_locks_lock);
 	last = !--l->users;
 	if (last)
 		hash_del(&l->node);
-	spin_unlock(&profil_start_locks_lock);
+	spin_unlock(&pk_start_locks_lock);
 	if (last) {
 		put_pid(l->tgid);
 		kfree(l);
@@ -503,36 +504,36 @@ static void profil_start_unlock(struct profil_start_lock *l, bool held)
  * most for another start of the same process.
  * Return: the lock, held, or an ERR_PTR().
  */
-static struct profil_start_lock *profil_start_lock(struct pid *tgid)
+static struct pk_start_lock *pk_start_lock(struct pid *tgid)
 {
-	struct profil_start_lock *l, *new;
+	struct pk_start_lock *l, *new;
 
 	new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
 	if (!new)
 		return ERR_PTR(-ENOMEM);
-	spin_lock(&profil_start_locks_lock);
-	hash_for_each_possible(profil_start_locks, l, node, (unsigned long)tgid)
+	spin_lock(&pk_start_locks_lock);
+	hash_for_each_possible(pk_start_locks, l, node, (unsigned long)tgid)
 		if (l->tgid == tgid)
 			goto found;
 	l = new;
 	new = NULL;
 	l->tgid = get_pid(tgid);
 	mutex_init(&l->mutex);
-	hash_add(profil_start_locks, &l->node, (unsigned long)tgid);
+	hash_add(pk_start_locks, &l->node, (unsigned long)tgid);
 found:
 	l->users++;
-	spin_unlock(&profil_start_locks_lock);
+	spin_unlock(&pk_start_locks_lock);
 	kfree(new);
 
 	if (mutex_lock_killable(&l->mutex)) {
-		profil_start_unlock(l, false);
+		pk_start_unlock(l, false);
 		return ERR_PTR(-EINTR);
 	}
 	return l;
 }
 
 /**
- * profil_session_start() - start or restart profiling of a process
+ * pk_session_start() - start or restart profiling of a process
  * @leader: any thread of the process
  * @req: the parameters; buf and scale are non-zero
  * @how: what becomes of a session the process has already
@@ -540,20 +541,19 @@ found:
  * Context: process context, may sleep.
  * Return: 0 or a negative errno.
  */
-int profil_session_start(struct task_struct *leader,
-			 const struct profil_params *req,
-			 enum profil_start_how how)
+int pk_session_start(struct task_struct *leader, const struct pk_params *req,
+		     enum pk_start_how how)
 {
-	struct profil_start_lock *lock;
-	struct profil_session *old, *s;
+	struct pk_start_lock *lock;
+	struct pk_session *old, *s;
 	bool restarted = false;
 	int err;
 
-	lock = profil_start_lock(task_tgid(leader));
+	lock = pk_start_lock(task_tgid(leader));
 	if (IS_ERR(lock))
 		return PTR_ERR(lock);
-	old = profil_session_find(task_tgid(leader));
-	if (old && how == PROFIL_START_UNLESS_ANY) {
+	old = pk_session_find(task_tgid(leader));
+	if (old && how == PK_START_UNLESS_ANY) {
 		err = -EEXIST;
 		goto out_put_old;
 	}
@@ -566,17 +566,17 @@ int profil_session_start(struct task_struct *leader,
 		 * the start lock, so no START slips in between); a stopped
 		 * one is replaced.
 		 */
-		restarted = profil_session_is_active(old);
+		restarted = pk_session_is_active(old);
 		if (restarted)
-			err = how == PROFIL_START_UNLESS_ACTIVE ?
+			err = how == PK_START_UNLESS_ACTIVE ?
 				      -EEXIST :
-				      profil_session_restart(old, req);
+				      pk_session_restart(old, req);
 		mutex_unlock(&old->mutex);
 		if (restarted)
 			goto out_put_old;
 	}
 
-	s = profil_session_alloc(leader, req);
+	s = pk_session_alloc(leader, req);
 	err = PTR_ERR_OR_ZERO(s);
 	if (err)
 		goto out_put_old;
@@ -585,77 +585,77 @@ int profil_session_start(struct task_struct *leader,
 	if (!try_module_get(THIS_MODULE))
 		goto err_put_new;
 	mutex_lock(&s->mutex);
-	err = profil_session_use_tick(s, profil_rides_tick(req->rate));
+	err = pk_session_use_tick(s, pk_rides_tick(req->rate));
 	mutex_unlock(&s->mutex);
 	if (err)
 		goto err_module;
 
-	profil_table_replace(old, s);
+	pk_table_replace(old, s);
 
 	/* The table owns the initial reference from here on. */
-	err = profil_session_attach_all(s, leader);
+	err = pk_session_attach_all(s, leader);
 	if (err) {
 		/* Nobody asked for this stop: no STOPPED with reason REQUEST. */
 		WRITE_ONCE(s->quiet, true);
-		profil_session_stop_sync(s, PROFIL_STOP_REQUEST);
-		profil_table_remove(s);
+		pk_session_stop_sync(s, PROFIL_STOP_REQUEST);
+		pk_table_remove(s);
 		goto out_put_old;
 	}
-	profil_session_check_gone(s, leader);
+	pk_session_check_gone(s, leader);
 out_put_old:
 	if (old)
-		profil_session_put(old);
-	profil_start_unlock(lock, true);
+		pk_session_put(old);
+	pk_start_unlock(lock, true);
 	return err;
 
 err_module:
 	module_put(THIS_MODULE);
 err_put_new:
-	profil_session_put(s);
+	pk_session_put(s);
 	goto out_put_old;
 }
 
 /**
- * profil_session_exec() - a process called execve(): profiling goes off
+ * pk_session_exec() - a process called execve(): profiling goes off
  * @task: current, after the new image is in place
  *
  * Context: the sched_process_exec tracepoint, preemption disabled.
  */
-void profil_session_exec(struct task_struct *task)
+void pk_session_exec(struct task_struct *task)
 {
-	struct profil_session *s = profil_session_find(task_tgid(task));
+	struct pk_session *s = pk_session_find(task_tgid(task));
 
 	if (s) {
-		profil_session_stop(s, PROFIL_STOP_EXEC, 0);
-		profil_session_put(s);
+		pk_session_stop(s, PROFIL_STOP_EXEC, 0);
+		pk_session_put(s);
 	}
 }
 
 /**
- * profil_session_exit() - a process is gone: forget its session
+ * pk_session_exit() - a process is gone: forget its session
  * @task: current, the last thread of its group to exit
  *
  * Context: the sched_process_exit tracepoint, preemption disabled.
  */
-void profil_session_exit(struct task_struct *task)
+void pk_session_exit(struct task_struct *task)
 {
-	struct profil_session *s = profil_session_find(task_tgid(task));
+	struct pk_session *s = pk_session_find(task_tgid(task));
 
 	if (s) {
-		profil_session_stop(s, PROFIL_STOP_EXIT, 0);
-		profil_table_remove(s);
-		profil_session_put(s);
+		pk_session_stop(s, PROFIL_STOP_EXIT, 0);
+		pk_table_remove(s);
+		pk_session_put(s);
 	}
 }
 
 /**
- * profil_session_stats() - snapshot the tick accounting
+ * pk_session_stats() - snapshot the tick accounting
  * @s: the session
  * @out: indexed by enum profil_stat
  */
-void profil_session_stats(struct profil_session *s, u64 *out)
+void pk_session_stats(struct pk_session *s, u64 *out)
 {
-	const struct profil_stats *st = &s->stats;
+	const struct pk_stats *st = &s->stats;
 
 	out[PROFIL_STAT_TICKS] = atomic64_read(&st->ticks);
 	out[PROFIL_STAT_IN_RANGE] = atomic64_read(&st->in_range);
@@ -673,19 +673,19 @@ void profil_session_stats(struct profil_session *s, u64 *out)
 }
 
 /**
- * profil_session_next() - walk the table for a dump
+ * pk_session_next() - walk the table for a dump
  * @pos: how many sessions were returned so far; advanced
  *
  * Context: process context.
  * Return: a referenced session, or NULL at the end.
  */
-struct profil_session *profil_session_next(unsigned long *pos)
+struct pk_session *pk_session_next(unsigned long *pos)
 {
-	struct profil_session *s, *found = NULL;
+	struct pk_session *s, *found = NULL;
 	unsigned long bkt, i = 0;
 
 	rcu_read_lock();
-	hash_for_each_rcu(profil_table, bkt, s, hnode) {
+	hash_for_each_rcu(pk_table, bkt, s, hnode) {
 		if (i++ < *pos || !kref_get_unless_zero(&s->ref))
 			continue;
 		found = s;
@@ -696,31 +696,31 @@ struct profil_session *profil_session_next(unsigned long *pos)
 	return found;
 }
 
-int profil_sessions_init(void)
+int pk_sessions_init(void)
 {
-	profil_wq = alloc_workqueue("profil", 0, 0);
-	return profil_wq ? 0 : -ENOMEM;
+	pk_wq = alloc_workqueue("profil", 0, 0);
+	return pk_wq ? 0 : -ENOMEM;
 }
 
 /*
  * Context: module exit. No session is active (each pins the module), no
  * probe runs any more and the family is gone.
  */
-void profil_sessions_exit(void)
+void pk_sessions_exit(void)
 {
-	struct profil_session *s;
+	struct pk_session *s;
 	struct hlist_node *tmp;
 	unsigned long bkt;
 
-	raw_spin_lock(&profil_table_lock);
-	hash_for_each_safe(profil_table, bkt, tmp, s, hnode) {
+	raw_spin_lock(&pk_table_lock);
+	hash_for_each_safe(pk_table, bkt, tmp, s, hnode) {
 		hash_del_rcu(&s->hnode);
-		profil_session_put(s);
+		pk_session_put(s);
 	}
-	raw_spin_unlock(&profil_table_lock);
-	/* The frees are RCU work items on profil_wq. */
+	raw_spin_unlock(&pk_table_lock);
+	/* The frees are RCU work items on pk_wq. */
 	rcu_barrier();
-	destroy_workqueue(profil_wq);
+	destroy_workqueue(pk_wq);
 	/* task_work callbacks drop their module reference as they return. */
 	synchronize_rcu_tasks();
 }

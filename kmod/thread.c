@@ -2,7 +2,7 @@
 /*
  * Thread records: one per sampled thread of a session.
  *
- * A record (struct profil_thread) is made in process context, by a start's
+ * A record (struct pk_thread) is made in process context, by a start's
  * pass over the thread list or by a new thread attaching itself, and is
  * published on its session's list and in the thread table, where the
  * scheduler tick's probe finds it under RCU. Its timer clock (above HZ)
@@ -20,20 +20,23 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
-#include "profil.h"
+#include "attach.h"
+#include "sampler.h"
+#include "session.h"
+#include "thread.h"
 
-#define PROFIL_THREAD_TABLE_BITS 8
+#define PK_THREAD_TABLE_BITS 8
 
 /*
  * Threads by task, for the scheduler-tick clock: writers hold
- * profil_thread_table_lock, the tick reads under RCU.
+ * pk_thread_table_lock, the tick reads under RCU.
  */
-static DEFINE_HASHTABLE(profil_thread_table, PROFIL_THREAD_TABLE_BITS);
-static DEFINE_SPINLOCK(profil_thread_table_lock);
+static DEFINE_HASHTABLE(pk_thread_table, PK_THREAD_TABLE_BITS);
+static DEFINE_SPINLOCK(pk_thread_table_lock);
 
-static void profil_thread_free_rcu(struct rcu_head *rcu)
+static void pk_thread_free_rcu(struct rcu_head *rcu)
 {
-	struct profil_thread *t = container_of(rcu, struct profil_thread, rcu);
+	struct pk_thread *t = container_of(rcu, struct pk_thread, rcu);
 
 	kfree(t->spare);
 	kfree(t);
@@ -43,18 +46,18 @@ static void profil_thread_free_rcu(struct rcu_head *rcu)
  * Context: any. A last put from the tick or the fork probe comes from
  * t->task itself, so put_task_struct() does not free the task there.
  */
-void profil_thread_release(struct kref *ref)
+void pk_thread_release(struct kref *ref)
 {
-	struct profil_thread *t = container_of(ref, struct profil_thread, ref);
+	struct pk_thread *t = container_of(ref, struct pk_thread, ref);
 
 	put_task_struct(t->task);
-	profil_session_put(t->session);
+	pk_session_put(t->session);
 	/* The spare's kfree() may sleep on PREEMPT_RT: free it from RCU. */
-	call_rcu(&t->rcu, profil_thread_free_rcu);
+	call_rcu(&t->rcu, pk_thread_free_rcu);
 }
 
 /**
- * profil_thread_find() - the record of a sampled thread
+ * pk_thread_find() - the record of a sampled thread
  * @task: the thread
  *
  * A stopped session's record may linger until its teardown work runs,
@@ -63,19 +66,19 @@ void profil_thread_release(struct kref *ref)
  * Context: an RCU read-side critical section, which the result is valid in.
  * Return: the record, or NULL.
  */
-struct profil_thread *profil_thread_find(struct task_struct *task)
+struct pk_thread *pk_thread_find(struct task_struct *task)
 {
-	struct profil_thread *t;
+	struct pk_thread *t;
 
-	hash_for_each_possible_rcu(profil_thread_table, t, tnode,
+	hash_for_each_possible_rcu(pk_thread_table, t, tnode,
 				   (unsigned long)task)
-		if (t->task == task && profil_session_is_active(t->session))
+		if (t->task == task && pk_session_is_active(t->session))
 			return t;
 	return NULL;
 }
 
 /**
- * profil_session_thread() - the record a session keeps for a thread
+ * pk_session_thread() - the record a session keeps for a thread
  * @s: the session
  * @task: the thread
  *
@@ -85,12 +88,12 @@ struct profil_thread *profil_thread_find(struct task_struct *task)
  * Context: an RCU read-side critical section, which the result is valid in.
  * Return: the record, or NULL.
  */
-struct profil_thread *profil_session_thread(struct profil_session *s,
-					    struct task_struct *task)
+struct pk_thread *pk_session_thread(struct pk_session *s,
+				    struct task_struct *task)
 {
-	struct profil_thread *t;
+	struct pk_thread *t;
 
-	hash_for_each_possible_rcu(profil_thread_table, t, tnode,
+	hash_for_each_possible_rcu(pk_thread_table, t, tnode,
 				   (unsigned long)task)
 		if (t->task == task && t->session == s)
 			return t;
@@ -101,42 +104,41 @@ struct profil_thread *profil_session_thread(struct profil_session *s,
  * Take @t off its session's list and the thread table, stop its clock and
  * drop the list's reference. Caller holds @t->session->mutex.
  */
-void profil_thread_detach(struct profil_thread *t)
+void pk_thread_detach(struct pk_thread *t)
 {
 	list_del_rcu(&t->node);
-	spin_lock(&profil_thread_table_lock);
+	spin_lock(&pk_thread_table_lock);
 	hash_del_rcu(&t->tnode);
-	spin_unlock(&profil_thread_table_lock);
+	spin_unlock(&pk_thread_table_lock);
 	if (t->event)
-		profil_sampler_release(t->event);
-	/* A queued profil_period_restore() finds no event. */
+		perf_event_release_kernel(t->event);
+	/* A queued pk_period_restore() finds no event. */
 	t->event = NULL;
-	kref_put(&t->ref, profil_thread_release);
+	kref_put(&t->ref, pk_thread_release);
 }
 
 /* Drop records of threads that have exited. Caller holds s->mutex. */
-void profil_session_reap(struct profil_session *s)
+void pk_session_reap(struct pk_session *s)
 {
-	struct profil_thread *t, *tmp;
+	struct pk_thread *t, *tmp;
 
 	list_for_each_entry_safe(t, tmp, &s->threads, node)
 		if (t->task->flags & PF_EXITING)
-			profil_thread_detach(t);
+			pk_thread_detach(t);
 }
 
-static const struct profil_params *
-profil_session_params(struct profil_session *s)
+static const struct pk_params *pk_session_params(struct pk_session *s)
 {
 	return rcu_dereference_protected(s->params, lockdep_is_held(&s->mutex));
 }
 
-static bool profil_session_has_thread(struct profil_session *s,
-				      struct task_struct *task)
+static bool pk_session_has_thread(struct pk_session *s,
+				  struct task_struct *task)
 {
 	bool found;
 
 	rcu_read_lock();
-	found = profil_session_thread(s, task);
+	found = pk_session_thread(s, task);
 	rcu_read_unlock();
 	return found;
 }
@@ -146,21 +148,21 @@ static bool profil_session_has_thread(struct profil_session *s,
  * its first sampling point. Return: the record; NULL if @task needs none
  * (the session stopped, @task is exiting or has one); or an ERR_PTR.
  */
-static struct profil_thread *profil_thread_alloc(struct profil_session *s,
-						 struct task_struct *task)
+static struct pk_thread *pk_thread_alloc(struct pk_session *s,
+					 struct task_struct *task)
 {
-	struct profil_thread *t;
+	struct pk_thread *t;
 	u32 rate;
 
 	lockdep_assert_held(&s->mutex);
-	if (!profil_session_is_active(s) || (task->flags & PF_EXITING) ||
-	    profil_session_has_thread(s, task))
+	if (!pk_session_is_active(s) || (task->flags & PF_EXITING) ||
+	    pk_session_has_thread(s, task))
 		return NULL;
 
 	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return ERR_PTR(-ENOMEM);
-	t->spare = profil_attach_alloc();
+	t->spare = pk_attach_alloc();
 	if (!t->spare) {
 		kfree(t);
 		return ERR_PTR(-ENOMEM);
@@ -168,9 +170,9 @@ static struct profil_thread *profil_thread_alloc(struct profil_session *s,
 	t->session = s;
 	t->task = task;
 	raw_spin_lock_init(&t->lock);
-	init_task_work(&t->twork, profil_deferred_write);
-	init_task_work(&t->refill_work, profil_attach_refill);
-	init_task_work(&t->period_work, profil_period_restore);
+	init_task_work(&t->twork, pk_deferred_write);
+	init_task_work(&t->refill_work, pk_attach_refill);
+	init_task_work(&t->period_work, pk_period_restore);
 	kref_init(&t->ref);
 
 	/*
@@ -178,17 +180,17 @@ static struct profil_thread *profil_thread_alloc(struct profil_session *s,
 	 * thread shorter than a period is then sampled in proportion to its
 	 * CPU time, not never.
 	 */
-	rate = profil_session_params(s)->rate;
+	rate = pk_session_params(s)->rate;
 	t->next_sample = task->se.sum_exec_runtime + 1 +
 			 get_random_u32_below(NSEC_PER_SEC / rate);
 	/* The timer clock's first point is random too: see the tick. */
 	t->event_short = true;
-	t->clock_generation = profil_session_params(s)->generation;
+	t->clock_generation = pk_session_params(s)->generation;
 	return t;
 }
 
 /* Free a record that was never published. */
-static void profil_thread_discard(struct profil_thread *t)
+static void pk_thread_discard(struct pk_thread *t)
 {
 	kfree(t->spare);
 	kfree(t);
@@ -200,16 +202,15 @@ static void profil_thread_discard(struct profil_thread *t)
  * of t->event holds s->mutex. Return: 0, -ESRCH if the thread exited (it
  * needs no clock), or another negative errno.
  */
-static int profil_thread_make_clock(struct profil_session *s,
-				    struct profil_thread *t)
+static int pk_thread_make_clock(struct pk_session *s, struct pk_thread *t)
 {
-	u32 rate = profil_session_params(s)->rate;
+	u32 rate = pk_session_params(s)->rate;
 	struct perf_event *event;
 
 	lockdep_assert_held(&s->mutex);
-	if (profil_rides_tick(rate))
+	if (pk_rides_tick(rate))
 		return 0;
-	event = profil_sampler_create(t, rate, true);
+	event = pk_sampler_create(t, rate, true);
 	if (IS_ERR(event))
 		return PTR_ERR(event);
 	t->event = event;
@@ -220,20 +221,19 @@ static int profil_thread_make_clock(struct profil_session *s,
  * Make @t its thread's: from here on the tick samples the thread, and
  * the fork probe finds the record (and its spare) when the thread clones.
  */
-static void profil_thread_publish(struct profil_session *s,
-				  struct profil_thread *t)
+static void pk_thread_publish(struct pk_session *s, struct pk_thread *t)
 {
 	lockdep_assert_held(&s->mutex);
 	get_task_struct(t->task);
 	kref_get(&s->ref);
 	list_add_tail_rcu(&t->node, &s->threads);
-	spin_lock(&profil_thread_table_lock);
-	hash_add_rcu(profil_thread_table, &t->tnode, (unsigned long)t->task);
-	spin_unlock(&profil_thread_table_lock);
+	spin_lock(&pk_thread_table_lock);
+	hash_add_rcu(pk_thread_table, &t->tnode, (unsigned long)t->task);
+	spin_unlock(&pk_thread_table_lock);
 }
 
 /**
- * profil_session_add_threads() - records for the threads a pass found
+ * pk_session_add_threads() - records for the threads a pass found
  * @s: the session
  * @tasks: threads of @s's process
  * @n: how many
@@ -250,10 +250,10 @@ static void profil_thread_publish(struct profil_session *s,
  * Context: process context, may sleep.
  * Return: 0, or the first negative errno.
  */
-int profil_session_add_threads(struct profil_session *s,
-			       struct task_struct **tasks, unsigned int n)
+int pk_session_add_threads(struct pk_session *s, struct task_struct **tasks,
+			   unsigned int n)
 {
-	struct profil_thread **recs;
+	struct pk_thread **recs;
 	unsigned int i;
 	int err = 0, ret;
 
@@ -261,9 +261,9 @@ int profil_session_add_threads(struct profil_session *s,
 	if (!recs)
 		return -ENOMEM;
 	mutex_lock(&s->mutex);
-	profil_session_reap(s);
+	pk_session_reap(s);
 	for (i = 0; i < n && !err; i++) {
-		recs[i] = profil_thread_alloc(s, tasks[i]);
+		recs[i] = pk_thread_alloc(s, tasks[i]);
 		if (IS_ERR(recs[i])) {
 			err = PTR_ERR(recs[i]);
 			recs[i] = NULL;
@@ -273,19 +273,19 @@ int profil_session_add_threads(struct profil_session *s,
 		if (!recs[i])
 			continue;
 		if (err) {
-			profil_thread_discard(recs[i]);
+			pk_thread_discard(recs[i]);
 			recs[i] = NULL;
 		} else {
-			profil_thread_publish(s, recs[i]);
+			pk_thread_publish(s, recs[i]);
 		}
 	}
 	for (i = 0; i < n; i++) {
 		if (!recs[i])
 			continue;
-		ret = profil_thread_make_clock(s, recs[i]);
+		ret = pk_thread_make_clock(s, recs[i]);
 		if (ret && ret != -ESRCH) {
 			/* Unsampled, but found again by the next pass. */
-			profil_thread_detach(recs[i]);
+			pk_thread_detach(recs[i]);
 			err = err ?: ret;
 		}
 	}
@@ -294,28 +294,28 @@ int profil_session_add_threads(struct profil_session *s,
 	return err;
 }
 
-/* profil_session_thread_add() without the reaping; holds s->mutex. */
-static int profil_session_thread_add_locked(struct profil_session *s,
-					    struct task_struct *task)
+/* pk_session_thread_add() without the reaping; holds s->mutex. */
+static int pk_session_thread_add_locked(struct pk_session *s,
+					struct task_struct *task)
 {
-	struct profil_thread *t;
+	struct pk_thread *t;
 	int err;
 
-	t = profil_thread_alloc(s, task);
+	t = pk_thread_alloc(s, task);
 	if (IS_ERR_OR_NULL(t))
 		return PTR_ERR_OR_ZERO(t);
-	err = profil_thread_make_clock(s, t);
+	err = pk_thread_make_clock(s, t);
 	if (err) {
-		profil_thread_discard(t);
+		pk_thread_discard(t);
 		/* The thread exited under us: nothing to sample. */
 		return err == -ESRCH ? 0 : err;
 	}
-	profil_thread_publish(s, t);
+	pk_thread_publish(s, t);
 	return 0;
 }
 
 /**
- * profil_session_thread_add() - sample one more thread of the process
+ * pk_session_thread_add() - sample one more thread of the process
  * @s: an active session
  * @task: a thread of @s's process; adding it twice is harmless
  *
@@ -323,16 +323,15 @@ static int profil_session_thread_add_locked(struct profil_session *s,
  * is killable.
  * Return: 0, or a negative errno if the thread's event cannot be made.
  */
-int profil_session_thread_add(struct profil_session *s,
-			      struct task_struct *task)
+int pk_session_thread_add(struct pk_session *s, struct task_struct *task)
 {
 	int err;
 
 	err = mutex_lock_killable(&s->mutex);
 	if (err)
 		return err;
-	profil_session_reap(s);
-	err = profil_session_thread_add_locked(s, task);
+	pk_session_reap(s);
+	err = pk_session_thread_add_locked(s, task);
 	mutex_unlock(&s->mutex);
 	return err;
 }

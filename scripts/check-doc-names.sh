@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Every function the module's documentation and comments name as
-# profil_name() must exist: a definition, prototype or function-like
+# profil_name() or pk_name() (the module's internals) must exist: a definition, prototype or function-like
 # macro in kmod/, libprofil/, the UAPI header or the selftests' headers
 # (the tests' own model of the PC to counter rule). A name left behind by a
 # rename fails here.
@@ -15,10 +15,10 @@ src=(kmod/*.c kmod/*.h libprofil/*.c libprofil/*.h include/uapi/linux/profil.h
      tests/selftests/profil/*.h)
 said=(Documentation/kmod/*.rst kmod/*.c kmod/*.h)
 
-defs=$(grep -ohE '^([a-z_].*[ *]|#define )?profil_[a-z0-9_]+\(' "${src[@]}" |
-       grep -oE 'profil_[a-z0-9_]+' | sort -u)
+defs=$(grep -ohE '^([a-z_].*[ *]|#define )?(profil|pk)_[a-z0-9_]+\(' "${src[@]}" |
+       grep -oE '(profil|pk)_[a-z0-9_]+' | sort -u)
 rc=0
-for name in $(grep -ohE '\bprofil_[a-z0-9_]+\(\)' "${said[@]}" |
+for name in $(grep -ohE '\b(profil|pk)_[a-z0-9_]+\(\)' "${said[@]}" |
 	      sed 's/()$//' | sort -u); do
 	if ! grep -qx "$name" <<<"$defs"; then
 		grep -nE "\\b$name\\(\\)" "${said[@]}" | sed 's/^/check-doc-names: /'
@@ -26,5 +26,5 @@ for name in $(grep -ohE '\bprofil_[a-z0-9_]+\(\)' "${said[@]}" |
 		rc=1
 	fi
 done
-[ $rc = 0 ] && echo "check-doc-names: every profil_*() named is defined"
+[ $rc = 0 ] && echo "check-doc-names: every profil_*() and pk_*() named is defined"
 exit $rc

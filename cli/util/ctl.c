@@ -22,7 +22,7 @@ void ctl_perror(const char *op)
 /* What to do about a refusal whose extack @msg profil-ctl knows. */
 static const char *ctl_extack_hint(const char *msg)
 {
-	if (strstr(msg, "rate above HZ"))
+	if (strstr(msg, "above HZ need"))
 		return "a rate up to the kernel's HZ (the scheduler tick, 250"
 		       " on Debian) needs no privilege; above it, CAP_PERFMON,"
 		       " or an administrator's \"echo Y >"

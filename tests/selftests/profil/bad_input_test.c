@@ -290,7 +290,7 @@ ROW(start_own_users_process_untraced, START(pid_mine_untraced),
 ROW(start_own_process_untraced_as_root, START(pid_mine_untraced),
     .err = -EPERM, .extack = "must be the process or its ptrace tracer");
 ROW(start_above_hz_without_perfmon, START(rate_2000), .err = -EPERM,
-    .extack = "a rate above HZ needs CAP_PERFMON or unprivileged_timer_clock",
+    .extack = "rates above HZ need CAP_PERFMON",
     .nobody = true);
 ROW(start_zombie, START(pid_zombie), .err = -ESRCH,
     .extack = "cannot start sampling the process");
@@ -338,7 +338,7 @@ ROW(get_other_users_process, GET(get_pid_init), .err = -EPERM,
     .extack = "no permission to profile this process", .nobody = true);
 ROW(get_dump_with_pid, GET(pid_only_mine), .flags = NLM_F_DUMP,
     .err = -EINVAL,
-    .extack = "a dump lists every session: GET without NLM_F_DUMP for one");
+    .extack = "no PID in a dump of every session");
 ROW(get_pid_of_a_thread, GET(get_pid_thread), .err = -ESRCH,
     .extack = "no such process");
 ROW(start_regions_and_buf, START(regions_and_buf), .err = -EINVAL,

@@ -595,7 +595,7 @@ TEST_F(nl, stop_means_no_more_writes)
 #ifndef PROFIL_TEST_VIA_LIBPROFIL
 #define TRACEFS		"/sys/kernel/tracing"
 #define HRTIMER_START	TRACEFS "/events/timer/hrtimer_start"
-/* kmod/sampler.c's PROFIL_FIRST_MIN_NS: the period at the highest rate. */
+/* kmod/sampler.c's PK_FIRST_MIN_NS: the period at the highest rate. */
 #define FIRST_MIN_NS	(1000000000ULL / PROFIL_RATE_MAX)
 #define READERS		2
 

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tick (sampler.c): both clocks, the map to a counter, the write with
+ * page faults disabled, and the deferred write on return to user mode.
+ */
+#ifndef _PK_SAMPLER_H
+#define _PK_SAMPLER_H
+
+#include <linux/types.h>
+
+struct callback_head;
+struct perf_event;
+struct pk_thread;
+struct task_struct;
+
+bool pk_rides_tick(u32 rate);
+void pk_tick_runtime(struct task_struct *task, u64 pending);
+struct perf_event *pk_sampler_create(struct pk_thread *t, u32 rate,
+				     bool random_first);
+void pk_deferred_write(struct callback_head *head);
+void pk_period_restore(struct callback_head *head);
+
+#endif /* _PK_SAMPLER_H */

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Sessions (session.c): the profiling of one process, its parameters and
+ * its tick accounting, and the table that finds it by process.
+ *
+ * A session profiles one process (thread group). Each of its threads is
+ * sampled in hard interrupt context on its own CPU: from the scheduler
+ * tick by pk_tick_runtime() at rates up to HZ, above that by
+ * pk_tick_event(), the overflow handler of a task-clock perf event of
+ * its own (sampler.c). Either adds the tick to a counter in the
+ * process's buffer.
+ */
+#ifndef _PK_SESSION_H
+#define _PK_SESSION_H
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+#include <linux/profil.h>
+
+struct mm_struct;
+struct pid;
+struct pk_regions;
+struct task_struct;
+
+/*
+ * Parameters of one start request. Immutable once published: a restart
+ * publishes a new copy with RCU, so the tick sees all of one or the other,
+ * and waits for a grace period before freeing the old one. @serial is
+ * unique to each publication (starts, restarts, extensions), for dumps.
+ * The params own a reference on @regions, which holds the counters'
+ * kind and the regions (status messages report the first).
+ */
+struct pk_params {
+	struct pk_regions *regions;
+	u32 rate;
+	u32 flags;
+	u32 generation;
+	u32 serial;
+};
+
+/* Tick accounting; see enum profil_stat. Updated from interrupt context. */
+struct pk_stats {
+	atomic64_t ticks;
+	atomic64_t in_range;
+	atomic64_t out_of_range;
+	atomic64_t system_dropped;
+	atomic64_t system_charged;
+	atomic64_t deferred;
+	atomic64_t pending;
+	atomic64_t discarded;
+	atomic64_t faulted;
+	atomic64_t missed;
+	atomic64_t overflow;
+	atomic64_t saturated;
+	atomic64_t nomem;
+};
+
+/**
+ * struct pk_session - profiling of one process
+ * @tgid: the thread group, the key in the session table
+ * @mm: the address space the buffer lives in (mmgrab'd); ticks of any other
+ *	address space are never written
+ * @params: current parameters; RCU, read in the tick
+ * @state: enum profil_state; written under @lock, read locklessly
+ * @reason: enum profil_stop_reason, valid once stopped
+ * @fault_addr: user address of the failed write for PROFIL_STOP_FAULT
+ * @stats: tick accounting
+ * @lock: protects the change of @state and @reason, @fault_addr and
+ *	@rescan; taken from tracepoint probes (preemption off, hence raw) and
+ *	task_work, never from the tick
+ * @rescan: a thread without a record yet cloned while the session started
+ * @quiet: the start that made the session failed: its stop sends no
+ *	notification; set before that stop queues @teardown_work
+ * @mutex: protects @threads and @on_tick_clock, serialises changes of
+ *	@params
+ * @on_tick_clock: the session holds a pk_tick_clock_get() reference
+ * @write_mutex: serialises deferred writes against stop and restart, so
+ *	that nothing is written once a stop request has returned; held
+ *	only with page faults disabled, never across a fault
+ * @threads: list of struct pk_thread, RCU for lockless readers
+ * @hnode: entry in the session table
+ * @teardown_work: releases the perf events after a stop
+ * @free_rwork: frees the session after an RCU grace period
+ * @ref: the table, each thread, a queued @teardown_work and each lookup
+ *	hold one
+ */
+struct pk_session {
+	struct pid *tgid;
+	struct mm_struct *mm;
+	struct pk_params __rcu *params;
+	int state;
+	int reason;
+	u64 fault_addr;
+	bool rescan;
+	bool quiet;
+	struct pk_stats stats;
+	raw_spinlock_t lock; /* state changes, from any context */
+	struct mutex mutex; /* threads, params changes */
+	struct mutex write_mutex; /* deferred writes vs stop */
+	struct list_head threads;
+	bool on_tick_clock;
+	struct hlist_node hnode;
+	struct work_struct teardown_work;
+	struct rcu_work free_rwork;
+	struct kref ref;
+};
+
+/**
+ * enum pk_start_how - what a start does to a session the process has
+ * @PK_START_REPLACE: restart an active session, replace a stopped
+ *	one: a START
+ * @PK_START_UNLESS_ACTIVE: -EEXIST for an active session
+ *	(PROFIL_ATTR_EXCL)
+ * @PK_START_UNLESS_ANY: -EEXIST for any: a fork child's inheritance,
+ *	which must not replace what its tracer started before it first ran
+ */
+enum pk_start_how {
+	PK_START_REPLACE,
+	PK_START_UNLESS_ACTIVE,
+	PK_START_UNLESS_ANY,
+};
+
+int pk_sessions_init(void);
+void pk_sessions_exit(void);
+struct pk_session *pk_session_lookup(struct pid *tgid);
+struct pk_session *pk_session_find(struct pid *tgid);
+struct pk_session *pk_session_next(unsigned long *pos);
+unsigned int pk_session_table_seq(void);
+void pk_session_put(struct pk_session *s);
+bool pk_session_is_active(const struct pk_session *s);
+int pk_session_start(struct task_struct *leader, const struct pk_params *req,
+		     enum pk_start_how how);
+void pk_session_stop(struct pk_session *s, int reason, u64 addr);
+void pk_session_stop_sync(struct pk_session *s, int reason);
+void pk_session_exec(struct task_struct *task);
+void pk_session_exit(struct task_struct *task);
+void pk_session_stats(struct pk_session *s, u64 *out);
+struct pk_params *pk_params_dup(const struct pk_params *req);
+void pk_params_free(struct pk_params *p);
+
+#endif /* _PK_SESSION_H */
