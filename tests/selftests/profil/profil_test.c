@@ -1804,8 +1804,13 @@ TEST_F(nl, zombie_target_refused)
 	pid_t child = fork();
 
 	ASSERT_GE(child, 0);
-	if (!child)
+	if (!child) {
+		pause();
 		_exit(0);
+	}
+	/* Traced, so that the START gets past the permission check. */
+	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, child, 0, 0));
+	ASSERT_EQ(0, kill(child, SIGKILL));
 	ASSERT_EQ(0, waitid(P_PID, child, &info, WEXITED | WNOWAIT));
 	req.pid = child;
 	EXPECT_EQ(-ESRCH, pnl_start(&self->nl, &req));
