@@ -374,11 +374,16 @@ static void gen_valid(struct fuzz *f, struct msg *m, struct expect *x)
 	if (pid || pid_err)
 		msg_u32(m, PROFIL_ATTR_PID, pid);
 	if (cmd == PROFIL_CMD_STOP) {
-		x->errs = E(pid_err);
+		/* Another process is its tracer's: the fuzzer's parent or init. */
+		bool foreign = !pid_err && pid && pid != f->self &&
+			       pid != f->victim[0] && pid != f->victim[1];
+
+		x->errs = E(foreign ? EPERM : pid_err);
 	} else if (dump) {
-		/* The dump ignores the PID once the policy took it. */
-		x->dump = pid_err != ERANGE;
-		x->errs = E(pid_err == ERANGE ? ERANGE : 0);
+		/* A dump of every session takes no PID (policy first). */
+		x->dump = !pid && !pid_err;
+		x->errs = E(pid_err == ERANGE ? ERANGE :
+			    pid || pid_err ? EINVAL : 0);
 	} else {
 		x->errs = pid_err ? E(pid_err) : E(0) | E(ENOENT);
 		x->get_reply = !pid_err;
