@@ -380,8 +380,11 @@ static void gen_valid(struct fuzz *f, struct msg *m, struct expect *x)
 
 		x->errs = E(foreign ? EPERM : pid_err);
 	} else if (dump) {
-		/* A dump of every session takes no PID (policy first). */
-		x->dump = !pid && !pid_err;
+		/*
+		 * A dump of every session takes no PID: after the policy,
+		 * the dump's first part refuses it (in NLMSG_DONE).
+		 */
+		x->dump = pid_err != ERANGE;
 		x->errs = E(pid_err == ERANGE ? ERANGE :
 			    pid || pid_err ? EINVAL : 0);
 	} else {
