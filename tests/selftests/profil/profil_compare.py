@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """profil-ctl against perf on real programs (make compare; compare_test.sh).
 
-Each case runs its program twice under
-    perf record -e cpu-clock:u -F RATE
-(the second run is the noise floor) and once under
-    profil-ctl run --rate RATE
+Each case runs its program three times, in this order:
+    perf record -e cpu-clock:u -F RATE     ("perf")
+    profil-ctl run --rate RATE             ("profil-ctl")
+    perf record -e cpu-clock:u -F RATE     ("perf 2", the noise floor)
 and prints, as "# " lines: each object's share of all user samples for
 the three runs; inside every object with at least 10 % of the samples,
 the total-variation distance between the function shares (one key for
@@ -15,9 +15,17 @@ pipeline, each program's share (by comm). Then one TAP result per
 target (Documentation/profil-ctl.rst, "Accuracy against perf"):
 
   objects    every object's share within 3 points of perf's
-  functions  inside each object with >= 10 %, the distance to perf at
-             most perf-vs-perf + 5 points
+  functions  inside each object with >= 10 %, the distance to perf (the
+             mean of profil-ctl's distances to both perf runs) at most
+             perf-vs-perf + 5 points
   processes  (pipelines) each comm's share within 3 points of perf's
+
+profil-ctl runs between the two perf runs because under TCG the function
+shares of one program move with the host's load, for perf and
+profil-ctl alike: a change of conditions between two runs moves
+perf-vs-perf as much as perf-vs-profil-ctl, where with profil-ctl last
+it moved only the latter (Documentation/profil-ctl.rst, "Accuracy
+against perf").
 
 --fold-plt counts perf's PLT entries ("name@plt", which perf synthesizes
 from .rela.plt) as unresolved, as a profil-ctl before it named them did;
@@ -27,7 +35,10 @@ the "w/ plt" column still shows the distance with them.
 share_slack() and tvd_slack()), and takes as the floor of a function
 distance the larger of perf-vs-perf and the distance sampling alone
 predicts (tvd_expected()), so that a test that must pass every time
-still fails on a real disagreement. Exit status: 0 when every asserted
+still fails on a real disagreement; and measures a case again, once,
+when one of its targets failed: the second measurement's verdicts
+stand (a bias of profil-ctl fails both, a burst of host load during one
+run rarely hits two). Exit status: 0 when every asserted
 target passes, 1 otherwise, 4 (kselftest SKIP) without perf.
 """
 
@@ -261,10 +272,18 @@ def profil_parse(path):
 
 
 def ctl_run(ctl, argv, rate, report, log):
+    """The profile, and profil-ctl's last line ("profil-ctl run: ...
+    periods missed ..."): many missed periods are a host that was busy."""
     cmd = [ctl, "run", "--rate", str(rate), "--per-process",
            "--format=json", "-o", report, "--"] + argv
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=log, check=True)
-    return profil_parse(report)
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log.write(r.stderr)
+    log.flush()
+    if r.returncode:
+        raise subprocess.CalledProcessError(r.returncode, cmd)
+    summary = [line for line in r.stderr.decode(errors="replace").splitlines()
+               if line.startswith("profil-ctl run:")]
+    return profil_parse(report), summary[-1] if summary else ""
 
 
 # ---------------------------------------------------------------- numbers
@@ -279,6 +298,12 @@ def tvd(a, b):
     pa, pb = shares(a), shares(b)
     return 0.5 * sum(abs(pa.get(k, 0) - pb.get(k, 0))
                      for k in set(pa) | set(pb))
+
+
+def tvd_mean(fa, fb, fc):
+    """profil-ctl's (@fc) distance to perf: the mean of its distances to
+    the perf runs before (@fa) and after (@fb) it, points."""
+    return 0.5 * (tvd(fa, fc) + tvd(fb, fc))
 
 
 def share_slack(pct, n1, n2):
@@ -368,7 +393,10 @@ def compare_case(name, a, b, c, check, fold_plt, v, out, known=()):
             plt = not fold_plt
             fa, fb = a.functions(obj, plt), b.functions(obj, plt)
             fc = c.functions(obj)
-            floor, dist = tvd(fa, fb), tvd(fa, fc)
+            # profil-ctl ran between the two perf runs: its distance
+            # to both, as conditions that changed between two runs
+            # count in the floor too.
+            floor, dist = tvd(fa, fb), tvd_mean(fa, fb, fc)
             if check:
                 # The floor as sampling predicts it, when the one draw
                 # perf-vs-perf made came out lower.
@@ -381,7 +409,8 @@ def compare_case(name, a, b, c, check, fold_plt, v, out, known=()):
                     skipped.append(what)
                 else:
                     fails.append(what)
-            other = tvd(a.functions(obj, not plt), fc)
+            other = tvd_mean(a.functions(obj, not plt),
+                             b.functions(obj, not plt), fc)
             out("%-44s %7.1f %10.1f %+6.1f %6.1f %7.1f" % (
                 short(obj), floor, dist, dist - floor, bound, other))
             top = (fa + fc).most_common(6)
@@ -421,6 +450,28 @@ def compare_case(name, a, b, c, check, fold_plt, v, out, known=()):
 
 
 # ---------------------------------------------------------------- main
+
+def measure_case(o, name, argv, work, attempt, log, v):
+    """Runs perf, profil-ctl, perf on @argv, in that order (see the top of
+    this file), and records the case's verdicts in @v; False if a run
+    failed."""
+    f = os.path.join(work, name + (".again" if attempt else ""))
+    try:
+        a = perf_run(argv, o.rate, f + ".1.data", log)
+        c, summary = ctl_run(o.ctl, argv, o.rate, f + ".profil.json", log)
+        b = perf_run(argv, o.rate, f + ".2.data", log)
+    except subprocess.CalledProcessError as e:
+        print("# %s failed: %s" % (name, e))
+        v.add(False, "%s: runs" % name)
+        return False
+    if summary:
+        print("# " + summary)
+    compare_case(name, a, b, c, o.check, o.fold_plt,
+                 v, lambda s: print("# " + s),
+                 [k.split(":", 1)[1] for k in o.known
+                  if k.split(":", 1)[0] == name])
+    return True
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -466,21 +517,18 @@ def main():
         argv = build(work, o.bindir, o.scale)
         print("#\n# == %s: %s\n# $ %s" % (name, what, " ".join(argv)))
         sys.stdout.flush()
-        try:
-            a = perf_run(argv, o.rate, os.path.join(work, name + ".1.data"),
-                         log)
-            b = perf_run(argv, o.rate, os.path.join(work, name + ".2.data"),
-                         log)
-            c = ctl_run(o.ctl, argv, o.rate, os.path.join(
-                work, name + ".profil.json"), log)
-        except subprocess.CalledProcessError as e:
-            print("# %s failed: %s" % (name, e))
-            v.add(False, "%s: runs" % name)
-            continue
-        compare_case(name, a, b, c, o.check, o.fold_plt,
-                     v, lambda s: print("# " + s),
-                     [k.split(":", 1)[1] for k in o.known
-                      if k.split(":", 1)[0] == name])
+        # --check: a case with a failed target is measured once more,
+        # and the second measurement's verdicts stand.
+        for attempt in range(2 if o.check else 1):
+            cv = Verdicts()
+            if not measure_case(o, name, argv, work, attempt, log, cv) or \
+                    not cv.failed() or attempt or not o.check:
+                break
+            for ok, w in cv.results:
+                if ok is False:
+                    print("# first measurement: not ok %s" % w)
+            print("# %s: measuring again" % name)
+        v.results += cv.results
         sys.stdout.flush()
     print("1..%d" % len(v.results))
     for i, (ok, what) in enumerate(v.results, 1):
