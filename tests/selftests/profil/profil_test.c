@@ -652,17 +652,43 @@ static void *reader_thread(void *arg)
 #define STEP_SLOTS	4096
 
 /*
+ * The thread a trace line was recorded on: "<comm>-<pid> [<cpu>] ...",
+ * where a comm may hold '-' and spaces, so the PID is the number just
+ * before the first " [". 0 if there is none.
+ */
+static unsigned long trace_line_pid(const char *line)
+{
+	const char *end = strstr(line, " [");
+	const char *p = end;
+
+	while (p && p > line && p[-1] == ' ')
+		p--;
+	end = p;
+	while (p && p > line && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	if (!p || p == end || p == line || p[-1] != '-')
+		return 0;
+	return strtoul(p, NULL, 10);
+}
+
+/*
  * The shortest step of the perf task-clock hrtimers in @trace: each
  * restart from its own handler (mode ABS) moves the expiry by a whole
  * number of the event's periods from its last start, so a step shorter
- * than FIRST_MIN_NS is a period shorter than that.
+ * than FIRST_MIN_NS is a period shorter than that. A thread has one
+ * task-clock event at a time, each begun by a relative start, and its
+ * handler runs on that thread: the timers are told apart by the thread
+ * (the hrtimer= pointer may be hashed, or "(____ptrval____)" on a kernel
+ * whose random pool is not ready yet, as in the debug guest).
  */
 static uint64_t shortest_step(FILE *trace, unsigned int *steps)
 {
-	static struct { unsigned long long timer, expires; } last[STEP_SLOTS];
-	unsigned long long timer, expires, soft;
+	static struct { unsigned long pid; unsigned long long expires; }
+		last[STEP_SLOTS];
+	unsigned long long expires, soft;
 	char line[512], fn[96], mode[64];
 	uint64_t min = UINT64_MAX;
+	unsigned long pid;
 	const char *p;
 	unsigned int i;
 
@@ -670,20 +696,23 @@ static uint64_t shortest_step(FILE *trace, unsigned int *steps)
 	*steps = 0;
 	while (fgets(line, sizeof(line), trace)) {
 		p = strstr(line, "hrtimer_start: ");
-		if (!p || sscanf(p, "hrtimer_start: hrtimer=%llx function=%95s expires=%llu softexpires=%llu mode=%63s",
-				 &timer, fn, &expires, &soft, mode) != 5 ||
-		    strcmp(fn, "perf_swevent_hrtimer") || !timer)
+		if (!p || sscanf(p, "hrtimer_start: hrtimer=%*s function=%95s expires=%llu softexpires=%llu mode=%63s",
+				 fn, &expires, &soft, mode) != 4 ||
+		    strcmp(fn, "perf_swevent_hrtimer"))
 			continue;
-		/* Open addressing on the (hashed) timer address. */
-		for (i = timer % STEP_SLOTS; last[i].timer && last[i].timer != timer;)
+		pid = trace_line_pid(line);
+		if (!pid)
+			continue;
+		/* Open addressing on the thread. */
+		for (i = pid % STEP_SLOTS; last[i].pid && last[i].pid != pid;)
 			i = (i + 1) % STEP_SLOTS;
-		if (last[i].timer && !strcmp(mode, "ABS") &&
+		if (last[i].pid && !strcmp(mode, "ABS") &&
 		    expires > last[i].expires) {
 			if (expires - last[i].expires < min)
 				min = expires - last[i].expires;
 			++*steps;
 		}
-		last[i].timer = timer;
+		last[i].pid = pid;
 		last[i].expires = expires;
 	}
 	return min;
