@@ -22,8 +22,8 @@
 #include <linux/slab.h>
 #include <linux/task_work.h>
 
+#include "access.h"
 #include "attach.h"
-#include "netlink.h"
 #include "regions.h"
 #include "sampler.h"
 #include "session.h"
