@@ -35,21 +35,6 @@
 /* The target's counters: the same address in the test and its fork. */
 static uint16_t counts[4096];
 
-/* User-mode time in this program's text. */
-static void __attribute__((noinline)) user_spin(double secs)
-{
-	double end = process_cpu() + secs;
-	volatile unsigned long n = 0;
-	int i;
-
-	while (process_cpu() < end)
-		for (i = 0; i < 100000; i++)
-			n++;
-}
-
-/* scale 1 (128 KiB per counter) from here covers this program's text. */
-#define TEXT_OFFSET	((uintptr_t)user_spin & ~0x1ffffULL)
-
 static struct pnl_start counts_req(uint32_t pid, uint32_t rate)
 {
 	return (struct pnl_start) {

@@ -2,7 +2,8 @@
 /*
  * What the profil selftests share beyond the protocol client: the
  * monotonic and CPU-time clocks (a process's too), a process's state, the
- * accounting identity every session must satisfy, and Yama's ptrace scope.
+ * accounting identity every session must satisfy, Yama's ptrace scope,
+ * and user-mode time in the program's own text.
  * Include it after profil_nl.h (or profil_lib.h).
  */
 #ifndef PROFIL_SELFTEST_UTIL_H
@@ -56,6 +57,24 @@ static inline double process_cpu(void)
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
+
+/*
+ * User-mode time in the including program's text: each program has its
+ * own copy, whose address TEXT_OFFSET rounds down so that scale 1 (128
+ * KiB per counter) from there covers the program's text.
+ */
+static inline void user_spin(double secs)
+{
+	double end = process_cpu() + secs;
+	volatile unsigned long n = 0;
+	int i;
+
+	while (process_cpu() < end)
+		for (i = 0; i < 100000; i++)
+			n++;
+}
+
+#define TEXT_OFFSET	((uintptr_t)user_spin & ~0x1ffffULL)
 
 /* The CPU time process @pid has used, in seconds; -1 when it is gone. */
 static inline double pid_cpu(pid_t pid)

@@ -55,21 +55,6 @@ static void kernel_loop(double secs)
 		syscall(SYS_getppid);
 }
 
-/* User-mode time in this program's text. */
-static void user_spin(double secs)
-{
-	double end = process_cpu() + secs;
-	volatile unsigned long n = 0;
-	int i;
-
-	while (process_cpu() < end)
-		for (i = 0; i < 100000; i++)
-			n++;
-}
-
-/* scale 1 (128 KiB per counter) from here covers this program's text. */
-#define TEXT_OFFSET	((uintptr_t)user_spin & ~0x1ffffULL)
-
 /*
  * Profile the caller with its buffer at @addr, which every user tick in
  * this program's text writes to; wait until the session stops.

@@ -36,21 +36,6 @@
 #define STALL_LIMIT	8.0
 #define STALL_TIMEOUT	60
 
-/* User-mode time in this program's text. */
-static void user_spin(double secs)
-{
-	double end = process_cpu() + secs;
-	volatile unsigned long n = 0;
-	int i;
-
-	while (process_cpu() < end)
-		for (i = 0; i < 100000; i++)
-			n++;
-}
-
-/* scale 1 (128 KiB per counter) from here covers this program's text. */
-#define TEXT_OFFSET	((uintptr_t)user_spin & ~0x1ffffULL)
-
 static double stall_limit(void)
 {
 	const char *env = getenv("PROFIL_TIMEOUT_SCALE");

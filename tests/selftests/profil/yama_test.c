@@ -35,19 +35,6 @@
 /* The target's counters, shared with the test, which reads them. */
 static uint16_t *counts;
 
-static void __attribute__((noinline)) user_spin(double secs)
-{
-	double end = process_cpu() + secs;
-	volatile unsigned long n = 0;
-	int i;
-
-	while (process_cpu() < end)
-		for (i = 0; i < 100000; i++)
-			n++;
-}
-
-#define TEXT_OFFSET	((uintptr_t)user_spin & ~0x1ffffULL)
-
 static int set_scope(int scope)
 {
 	FILE *f = fopen(SCOPE_FILE, "w");
