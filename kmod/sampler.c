@@ -167,7 +167,7 @@ err_put:
  */
 static void pk_defer(struct pk_thread *t, u64 addr, u32 generation, u32 kind)
 {
-	struct pk_stats *st = &t->session->stats;
+	struct pk_session *s = t->session;
 	struct pk_pending *slot = NULL;
 	unsigned int i;
 
@@ -189,18 +189,18 @@ static void pk_defer(struct pk_thread *t, u64 addr, u32 generation, u32 kind)
 	}
 	if (!slot) {
 		/* Only distinct counters within one kernel entry get here. */
-		atomic64_inc(&st->discarded);
+		pk_stat_inc(s, PROFIL_STAT_DISCARDED);
 		goto unlock;
 	}
 	if (!t->work_queued && !pk_defer_queue(t)) {
 		if (!slot->count)
 			t->nr_pending--;
-		atomic64_inc(&st->discarded);
+		pk_stat_inc(s, PROFIL_STAT_DISCARDED);
 		goto unlock;
 	}
 	slot->count++;
-	atomic64_inc(&st->deferred);
-	atomic64_inc(&st->pending);
+	pk_stat_inc(s, PROFIL_STAT_DEFERRED);
+	pk_stat_inc(s, PROFIL_STAT_PENDING);
 unlock:
 	raw_spin_unlock(&t->lock);
 }
@@ -214,12 +214,12 @@ unlock:
 static void pk_sample(struct pk_thread *t, const struct pk_params *p,
 		      struct pt_regs *regs)
 {
-	struct pk_stats *st = &t->session->stats;
+	struct pk_session *s = t->session;
 	long added;
 	u64 addr;
 	u32 kind;
 
-	atomic64_inc(&st->ticks);
+	pk_stat_inc(s, PROFIL_STAT_TICKS);
 	if (!user_mode(regs)) {
 		/*
 		 * A thread that never came from user mode (an io_uring
@@ -228,20 +228,20 @@ static void pk_sample(struct pk_thread *t, const struct pk_params *p,
 		 */
 		if (!(p->flags & PROFIL_F_SYSTEM_TICKS) ||
 		    (current->flags & PK_NO_USER_REGS)) {
-			atomic64_inc(&st->system_dropped);
+			pk_stat_inc(s, PROFIL_STAT_SYSTEM_DROPPED);
 			return;
 		}
 		/* The user PC at which the thread entered the kernel. */
 		regs = task_pt_regs(current);
-		atomic64_inc(&st->system_charged);
+		pk_stat_inc(s, PROFIL_STAT_SYSTEM_CHARGED);
 	}
 
 	switch (pk_regions_map(p->regions, instruction_pointer(regs), &addr)) {
 	case PK_MAP_NONE:
-		atomic64_inc(&st->out_of_range);
+		pk_stat_inc(s, PROFIL_STAT_OUT_OF_RANGE);
 		return;
 	case PK_MAP_OVERFLOW:
-		atomic64_inc(&st->overflow);
+		pk_stat_inc(s, PROFIL_STAT_OVERFLOW);
 		break;
 	case PK_MAP_REGION:
 		break;
@@ -249,9 +249,9 @@ static void pk_sample(struct pk_thread *t, const struct pk_params *p,
 	kind = p->regions->kind;
 	added = pk_counter_add_nofault(addr, kind);
 	if (added > 0)
-		atomic64_inc(&st->in_range);
+		pk_stat_inc(s, PROFIL_STAT_IN_RANGE);
 	else if (!added)
-		atomic64_inc(&st->saturated);
+		pk_stat_inc(s, PROFIL_STAT_SATURATED);
 	else
 		pk_defer(t, addr, p->generation, kind);
 }
@@ -297,7 +297,7 @@ static void pk_event_missed(struct pk_thread *t, const struct pk_params *p,
 		return;
 	}
 	late = div64_u64(now - t->event_next, period);
-	atomic64_add(late, &t->session->stats.missed);
+	pk_stat_add(t->session, PROFIL_STAT_MISSED, late);
 	t->event_next += (late + 1) * period;
 }
 
@@ -443,8 +443,8 @@ void pk_tick_runtime(struct task_struct *task, u64 pending)
 	 */
 	if (late >= period) {
 		if (pk_clock_current(t, p))
-			atomic64_add(div64_u64(late, period),
-				     &t->session->stats.missed);
+			pk_stat_add(t->session, PROFIL_STAT_MISSED,
+				    div64_u64(late, period));
 		t->next_sample = now + period;
 	} else {
 		pk_clock_current(t, p);
@@ -571,7 +571,6 @@ void pk_deferred_write(struct callback_head *head)
 	struct pk_thread *t = container_of(head, struct pk_thread, twork);
 	struct pk_pending todo[PK_PENDING_SLOTS];
 	struct pk_session *s = t->session;
-	struct pk_stats *st = &s->stats;
 	unsigned int i, n;
 	u32 added;
 
@@ -588,23 +587,24 @@ void pk_deferred_write(struct callback_head *head)
 
 		switch (pk_deferred_one(s, &todo[i], &added)) {
 		case PK_WRITE_ADDED:
-			atomic64_add(added, &st->in_range);
-			atomic64_add(count - added, &st->saturated);
+			pk_stat_add(s, PROFIL_STAT_IN_RANGE, added);
+			pk_stat_add(s, PROFIL_STAT_SATURATED, count - added);
 			break;
 		case PK_WRITE_DISCARD:
-			atomic64_add(count, &st->discarded);
+			pk_stat_add(s, PROFIL_STAT_DISCARDED, count);
 			break;
 		case PK_WRITE_NOMEM:
 			/* Discarded, and why: the session goes on. */
-			atomic64_add(count, &st->nomem);
-			atomic64_add(count, &st->discarded);
+			pk_stat_add(s, PROFIL_STAT_NOMEM, count);
+			pk_stat_add(s, PROFIL_STAT_DISCARDED, count);
 			break;
 		case PK_WRITE_FAULT:
-			atomic64_add(count, &st->faulted);
+			pk_stat_add(s, PROFIL_STAT_FAULTED, count);
 			pk_session_stop(s, PROFIL_STOP_FAULT, todo[i].addr);
 			break;
 		}
-		atomic64_sub(count, &st->pending);
+		pk_stat_add(s, PROFIL_STAT_PENDING,
+			    -(u64)count); /* from any CPU */
 	}
 
 	kref_put(&t->ref, pk_thread_release);

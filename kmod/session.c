@@ -17,6 +17,7 @@
 
 #include <linux/hashtable.h>
 #include <linux/module.h>
+#include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/pid.h>
 #include <linux/rculist.h>
@@ -87,6 +88,7 @@ static void pk_session_free_work(struct work_struct *work)
 	pk_params_free(rcu_dereference_protected(s->params, true));
 	mmdrop(s->mm);
 	put_pid(s->tgid);
+	free_percpu(s->stats);
 	kfree(s);
 }
 
@@ -340,6 +342,9 @@ static struct pk_session *pk_session_alloc(struct task_struct *leader,
 	params = pk_params_dup(req);
 	if (!s || !params)
 		goto err_free;
+	s->stats = alloc_percpu_gfp(struct pk_stats, GFP_KERNEL_ACCOUNT);
+	if (!s->stats)
+		goto err_free;
 
 	/* No thread has one when the process has exited and awaits reaping. */
 	mm = pk_process_mm(leader);
@@ -362,6 +367,8 @@ static struct pk_session *pk_session_alloc(struct task_struct *leader,
 
 err_free:
 	pk_params_free(params);
+	if (s)
+		free_percpu(s->stats);
 	kfree(s);
 	return ERR_PTR(err);
 }
@@ -649,27 +656,31 @@ void pk_session_exit(struct task_struct *task)
 }
 
 /**
- * pk_session_stats() - snapshot the tick accounting
+ * pk_session_stats() - sum the tick accounting over the CPUs
  * @s: the session
  * @out: indexed by enum profil_stat
+ *
+ * Exact once the session is stopped and its writes are done; while it
+ * runs, each count lies between its values at the call's start and end.
  */
 void pk_session_stats(struct pk_session *s, u64 *out)
 {
-	const struct pk_stats *st = &s->stats;
+	unsigned int cpu, i;
 
-	out[PROFIL_STAT_TICKS] = atomic64_read(&st->ticks);
-	out[PROFIL_STAT_IN_RANGE] = atomic64_read(&st->in_range);
-	out[PROFIL_STAT_OUT_OF_RANGE] = atomic64_read(&st->out_of_range);
-	out[PROFIL_STAT_SYSTEM_DROPPED] = atomic64_read(&st->system_dropped);
-	out[PROFIL_STAT_SYSTEM_CHARGED] = atomic64_read(&st->system_charged);
-	out[PROFIL_STAT_DEFERRED] = atomic64_read(&st->deferred);
-	out[PROFIL_STAT_PENDING] = atomic64_read(&st->pending);
-	out[PROFIL_STAT_DISCARDED] = atomic64_read(&st->discarded);
-	out[PROFIL_STAT_FAULTED] = atomic64_read(&st->faulted);
-	out[PROFIL_STAT_MISSED] = atomic64_read(&st->missed);
-	out[PROFIL_STAT_OVERFLOW] = atomic64_read(&st->overflow);
-	out[PROFIL_STAT_SATURATED] = atomic64_read(&st->saturated);
-	out[PROFIL_STAT_NOMEM] = atomic64_read(&st->nomem);
+	memset(out, 0, sizeof(u64) * (PROFIL_STAT_MAX + 1));
+	for_each_possible_cpu(cpu) {
+		const struct pk_stats *c = per_cpu_ptr(s->stats, cpu);
+
+		for (i = PROFIL_STAT_TICKS; i <= PROFIL_STAT_MAX; i++)
+			out[i] += READ_ONCE(c->count[i]);
+	}
+	/*
+	 * A deferred tick leaves PENDING on the CPU its write ran on, maybe
+	 * not the one it entered on: a sum read while both move can fall
+	 * below zero for a moment.
+	 */
+	if ((s64)out[PROFIL_STAT_PENDING] < 0)
+		out[PROFIL_STAT_PENDING] = 0;
 }
 
 /**

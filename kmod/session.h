@@ -13,7 +13,7 @@
 #ifndef _PK_SESSION_H
 #define _PK_SESSION_H
 
-#include <linux/atomic.h>
+#include <linux/percpu.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -44,21 +44,15 @@ struct pk_params {
 	u32 serial;
 };
 
-/* Tick accounting; see enum profil_stat. Updated from interrupt context. */
+/*
+ * Tick accounting, indexed by enum profil_stat (0 and PAD unused). One
+ * copy per CPU, so that threads ticking on different CPUs never write the
+ * same cache line: added to with this_cpu operations, whole and safe
+ * against interrupts on the CPU that runs them, from the tick and from
+ * the deferred writer alike; summed over the CPUs by pk_session_stats().
+ */
 struct pk_stats {
-	atomic64_t ticks;
-	atomic64_t in_range;
-	atomic64_t out_of_range;
-	atomic64_t system_dropped;
-	atomic64_t system_charged;
-	atomic64_t deferred;
-	atomic64_t pending;
-	atomic64_t discarded;
-	atomic64_t faulted;
-	atomic64_t missed;
-	atomic64_t overflow;
-	atomic64_t saturated;
-	atomic64_t nomem;
+	u64 count[PROFIL_STAT_MAX + 1];
 };
 
 /**
@@ -70,7 +64,7 @@ struct pk_stats {
  * @state: enum profil_state; written under @lock, read locklessly
  * @reason: enum profil_stop_reason, valid once stopped
  * @fault_addr: user address of the failed write for PROFIL_STOP_FAULT
- * @stats: tick accounting
+ * @stats: tick accounting, per CPU (pk_stat_add())
  * @lock: protects the change of @state and @reason, @fault_addr and
  *	@rescan; taken from tracepoint probes (preemption off, hence raw) and
  *	task_work, never from the tick
@@ -99,7 +93,7 @@ struct pk_session {
 	u64 fault_addr;
 	bool rescan;
 	bool quiet;
-	struct pk_stats stats;
+	struct pk_stats __percpu *stats;
 	raw_spinlock_t lock; /* state changes, from any context */
 	struct mutex mutex; /* threads, params changes */
 	struct mutex write_mutex; /* deferred writes vs stop */
@@ -110,6 +104,17 @@ struct pk_session {
 	struct rcu_work free_rwork;
 	struct kref ref;
 };
+
+/* Add @n to statistic @i of @s, on this CPU; any context. */
+static inline void pk_stat_add(struct pk_session *s, enum profil_stat i, u64 n)
+{
+	this_cpu_add(s->stats->count[i], n);
+}
+
+static inline void pk_stat_inc(struct pk_session *s, enum profil_stat i)
+{
+	this_cpu_inc(s->stats->count[i]);
+}
 
 /**
  * enum pk_start_how - what a start does to a session the process has
