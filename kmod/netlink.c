@@ -457,14 +457,15 @@ static bool pk_nl_visible(struct pk_session *s, bool *addrs)
 }
 
 /*
- * The session dump walks the table by position, resuming at cb->args[0].
- * cb->seq is the table's change count: if a session was inserted or
- * removed between two parts of the dump, positions moved, and what
- * follows carries NLM_F_DUMP_INTR.
+ * The session dump walks the table, resuming in the bucket it was in
+ * (cb->args[0]) at the position it was at (cb->args[1]). cb->seq is the
+ * table's change count: if a session was inserted or removed between two
+ * parts of the dump, positions moved, and what follows carries
+ * NLM_F_DUMP_INTR.
  */
 static int pk_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	unsigned long pos = cb->args[0], prev;
+	struct pk_session_cursor pos = { cb->args[0], cb->args[1] }, prev;
 	struct nlattr *pid = pk_dump_attrs(cb)[PROFIL_ATTR_PID];
 	struct pk_session *s;
 	bool addrs;
@@ -487,7 +488,8 @@ static int pk_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			break;
 		}
 	}
-	cb->args[0] = pos;
+	cb->args[0] = pos.bucket;
+	cb->args[1] = pos.index;
 	return err && !skb->len ? err : skb->len;
 }
 

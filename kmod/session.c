@@ -685,24 +685,32 @@ void pk_session_stats(struct pk_session *s, u64 *out)
 
 /**
  * pk_session_next() - walk the table for a dump
- * @pos: how many sessions were returned so far; advanced
+ * @pos: where the walk is: advanced past the session returned
+ *
+ * A dump part resumes in its bucket, so the whole dump costs one pass
+ * over the table, however many parts it takes.
  *
  * Context: process context.
  * Return: a referenced session, or NULL at the end.
  */
-struct pk_session *pk_session_next(unsigned long *pos)
+struct pk_session *pk_session_next(struct pk_session_cursor *pos)
 {
 	struct pk_session *s, *found = NULL;
-	unsigned long bkt, i = 0;
+	unsigned long i;
 
 	rcu_read_lock();
-	hash_for_each_rcu(pk_table, bkt, s, hnode) {
-		if (i++ < *pos || !kref_get_unless_zero(&s->ref))
-			continue;
-		found = s;
-		*pos = i;
-		break;
+	for (; pos->bucket < HASH_SIZE(pk_table);
+	     pos->bucket++, pos->index = 0) {
+		i = 0;
+		hlist_for_each_entry_rcu(s, &pk_table[pos->bucket], hnode) {
+			if (i++ < pos->index || !kref_get_unless_zero(&s->ref))
+				continue;
+			found = s;
+			pos->index = i;
+			goto out;
+		}
 	}
+out:
 	rcu_read_unlock();
 	return found;
 }

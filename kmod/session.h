@@ -105,6 +105,12 @@ struct pk_session {
 	struct kref ref;
 };
 
+/* Where a dump is in the session table: a bucket, a position in it. */
+struct pk_session_cursor {
+	unsigned long bucket;
+	unsigned long index;
+};
+
 /* Add @n to statistic @i of @s, on this CPU; any context. */
 static inline void pk_stat_add(struct pk_session *s, enum profil_stat i, u64 n)
 {
@@ -135,7 +141,7 @@ int pk_sessions_init(void);
 void pk_sessions_exit(void);
 struct pk_session *pk_session_lookup(struct pid *tgid);
 struct pk_session *pk_session_find(struct pid *tgid);
-struct pk_session *pk_session_next(unsigned long *pos);
+struct pk_session *pk_session_next(struct pk_session_cursor *pos);
 unsigned int pk_session_table_seq(void);
 void pk_session_put(struct pk_session *s);
 bool pk_session_is_active(const struct pk_session *s);
