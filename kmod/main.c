@@ -12,10 +12,11 @@
 #include "lifecycle.h"
 #include "netlink.h"
 #include "session.h"
+#include "thread.h"
 
 /*
- * ORDER: the session table and its workqueue first, since the probes and
- * the requests use them; then the lifecycle probes, so that every session
+ * ORDER: the thread table, then the session table and its workqueue, since
+ * the probes and the requests use them; then the lifecycle probes, so that every session
  * started through netlink sees forks, execs and exits; the family last, so
  * no request arrives before the rest is ready. Exit in reverse.
  */
@@ -23,9 +24,12 @@ static int __init pk_init(void)
 {
 	int err;
 
-	err = pk_sessions_init();
+	err = pk_threads_init();
 	if (err)
 		return err;
+	err = pk_sessions_init();
+	if (err)
+		goto err_threads;
 	err = pk_lifecycle_init();
 	if (err)
 		goto err_sessions;
@@ -38,6 +42,8 @@ err_lifecycle:
 	pk_lifecycle_exit();
 err_sessions:
 	pk_sessions_exit();
+err_threads:
+	pk_threads_exit();
 	return err;
 }
 
@@ -46,6 +52,7 @@ static void __exit pk_exit(void)
 	pk_netlink_exit();
 	pk_lifecycle_exit();
 	pk_sessions_exit();
+	pk_threads_exit();
 }
 
 module_init(pk_init);

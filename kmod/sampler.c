@@ -402,35 +402,15 @@ void pk_period_restore(struct callback_head *head)
 	module_put(THIS_MODULE);
 }
 
-/**
- * pk_tick_runtime() - clock two, at or below HZ: the scheduler tick
- * @task: the task whose runtime was just updated
- * @pending: runtime of this update not yet in its sum_exec_runtime
- *
- * Called by the probe on the sched_stat_runtime tracepoint,
- * pk_probe_stat_runtime() (its prototype follows the kernel series:
- * compat.h), which update_curr() hits from every scheduler tick. In hard
- * interrupt context for current it samples the interrupted registers
- * each time the thread's CPU time crosses a sampling period, so the
- * sample costs no interrupt of its own. Other calls (from schedule(),
- * wakeups in process context) return at once.
+/*
+ * The scheduler-tick clock for @t, whose CPU time is @now: a sample each
+ * time it crosses a sampling point. Context: as pk_tick_runtime().
  */
-void pk_tick_runtime(struct task_struct *task, u64 pending)
+static void pk_tick_thread(struct pk_thread *t, const struct pk_params *p,
+			   u64 now, struct pt_regs *regs)
 {
-	const struct pk_params *p;
-	struct pk_thread *t;
-	struct pt_regs *regs;
-	u64 now, period, late;
+	u64 period, late;
 
-	if (task != current || !in_hardirq())
-		return;
-	regs = get_irq_regs();
-	t = regs ? pk_thread_find(task) : NULL;
-	p = t ? pk_sampling(t) : NULL;
-	if (!p || !pk_rides_tick(p->rate))
-		return;
-
-	now = task->se.sum_exec_runtime + pending;
 	if (now < t->next_sample)
 		return;
 	period = NSEC_PER_SEC / p->rate;
@@ -451,6 +431,42 @@ void pk_tick_runtime(struct task_struct *task, u64 pending)
 		t->next_sample += period;
 	}
 	pk_sample(t, p, regs);
+}
+
+/**
+ * pk_tick_runtime() - clock two, at or below HZ: the scheduler tick
+ * @task: the task whose runtime was just updated
+ * @pending: runtime of this update not yet in its sum_exec_runtime
+ *
+ * Called by the probe on the sched_stat_runtime tracepoint,
+ * pk_probe_stat_runtime() (its prototype follows the kernel series:
+ * compat.h), which update_curr() hits from every scheduler tick. In hard
+ * interrupt context for current it samples the interrupted registers
+ * each time the thread's CPU time crosses a sampling period, so the
+ * sample costs no interrupt of its own. Other calls (from schedule(),
+ * wakeups in process context) return at once.
+ */
+void pk_tick_runtime(struct task_struct *task, u64 pending)
+{
+	const struct pk_params *p;
+	struct pk_thread *t;
+	struct pt_regs *regs;
+
+	if (task != current || !in_hardirq())
+		return;
+	regs = get_irq_regs();
+	if (!regs)
+		return;
+	/*
+	 * Interrupts off already hold off the grace period that records
+	 * are freed after; rcu_read_lock() says so to the thread table.
+	 */
+	rcu_read_lock();
+	t = pk_thread_find(task);
+	p = t ? pk_sampling(t) : NULL;
+	if (p && pk_rides_tick(p->rate))
+		pk_tick_thread(t, p, task->se.sum_exec_runtime + pending, regs);
+	rcu_read_unlock();
 }
 
 /* Attempts of one deferred write before its ticks are given up. */

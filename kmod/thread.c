@@ -11,11 +11,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/hashtable.h>
 #include <linux/mm.h>
 #include <linux/perf_event.h>
 #include <linux/random.h>
 #include <linux/rculist.h>
+#include <linux/rhashtable.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -25,14 +25,23 @@
 #include "session.h"
 #include "thread.h"
 
-#define PK_THREAD_TABLE_BITS 8
-
 /*
- * Threads by task, for the scheduler-tick clock: writers hold
- * pk_thread_table_lock, the tick reads under RCU.
+ * Threads by task, for the scheduler-tick clock and the fork probe: a
+ * table that grows with the records (and shrinks), so that a lookup
+ * costs the same however many threads the sessions sample. A task has
+ * two records while a stopped session's lingers next to the session that
+ * replaced it: the list table keeps both under one key. Inserts and
+ * removals run in process context, under the table's bucket locks;
+ * lookups hold RCU, the tick's with interrupts off.
  */
-static DEFINE_HASHTABLE(pk_thread_table, PK_THREAD_TABLE_BITS);
-static DEFINE_SPINLOCK(pk_thread_table_lock);
+static const struct rhashtable_params pk_threads_params = {
+	.key_len = sizeof(struct task_struct *),
+	.key_offset = offsetof(struct pk_thread, task),
+	.head_offset = offsetof(struct pk_thread, tnode),
+	.automatic_shrinking = true,
+};
+
+static struct rhltable pk_threads;
 
 static void pk_thread_free_rcu(struct rcu_head *rcu)
 {
@@ -68,11 +77,12 @@ void pk_thread_release(struct kref *ref)
  */
 struct pk_thread *pk_thread_find(struct task_struct *task)
 {
+	struct rhlist_head *list, *pos;
 	struct pk_thread *t;
 
-	hash_for_each_possible_rcu(pk_thread_table, t, tnode,
-				   (unsigned long)task)
-		if (t->task == task && pk_session_is_active(t->session))
+	list = rhltable_lookup(&pk_threads, &task, pk_threads_params);
+	rhl_for_each_entry_rcu(t, pos, list, tnode)
+		if (pk_session_is_active(t->session))
 			return t;
 	return NULL;
 }
@@ -91,11 +101,12 @@ struct pk_thread *pk_thread_find(struct task_struct *task)
 struct pk_thread *pk_session_thread(struct pk_session *s,
 				    struct task_struct *task)
 {
+	struct rhlist_head *list, *pos;
 	struct pk_thread *t;
 
-	hash_for_each_possible_rcu(pk_thread_table, t, tnode,
-				   (unsigned long)task)
-		if (t->task == task && t->session == s)
+	list = rhltable_lookup(&pk_threads, &task, pk_threads_params);
+	rhl_for_each_entry_rcu(t, pos, list, tnode)
+		if (t->session == s)
 			return t;
 	return NULL;
 }
@@ -107,9 +118,7 @@ struct pk_thread *pk_session_thread(struct pk_session *s,
 void pk_thread_detach(struct pk_thread *t)
 {
 	list_del_rcu(&t->node);
-	spin_lock(&pk_thread_table_lock);
-	hash_del_rcu(&t->tnode);
-	spin_unlock(&pk_thread_table_lock);
+	rhltable_remove(&pk_threads, &t->tnode, pk_threads_params);
 	if (t->event)
 		perf_event_release_kernel(t->event);
 	/* A queued pk_period_restore() finds no event. */
@@ -220,16 +229,24 @@ static int pk_thread_make_clock(struct pk_session *s, struct pk_thread *t)
 /*
  * Make @t its thread's: from here on the tick samples the thread, and
  * the fork probe finds the record (and its spare) when the thread clones.
+ * Return: 0, or -ENOMEM or -EBUSY when the table cannot take it (the
+ * record is then still @t's caller's to discard).
  */
-static void pk_thread_publish(struct pk_session *s, struct pk_thread *t)
+static int pk_thread_publish(struct pk_session *s, struct pk_thread *t)
 {
+	int err;
+
 	lockdep_assert_held(&s->mutex);
 	get_task_struct(t->task);
 	kref_get(&s->ref);
+	err = rhltable_insert(&pk_threads, &t->tnode, pk_threads_params);
+	if (err) {
+		pk_session_put(s);
+		put_task_struct(t->task);
+		return err;
+	}
 	list_add_tail_rcu(&t->node, &s->threads);
-	spin_lock(&pk_thread_table_lock);
-	hash_add_rcu(pk_thread_table, &t->tnode, (unsigned long)t->task);
-	spin_unlock(&pk_thread_table_lock);
+	return 0;
 }
 
 /**
@@ -272,11 +289,11 @@ int pk_session_add_threads(struct pk_session *s, struct task_struct **tasks,
 	for (i = 0; i < n; i++) {
 		if (!recs[i])
 			continue;
+		if (!err)
+			err = pk_thread_publish(s, recs[i]);
 		if (err) {
 			pk_thread_discard(recs[i]);
 			recs[i] = NULL;
-		} else {
-			pk_thread_publish(s, recs[i]);
 		}
 	}
 	for (i = 0; i < n; i++) {
@@ -305,12 +322,15 @@ static int pk_session_thread_add_locked(struct pk_session *s,
 	if (IS_ERR_OR_NULL(t))
 		return PTR_ERR_OR_ZERO(t);
 	err = pk_thread_make_clock(s, t);
+	if (!err)
+		err = pk_thread_publish(s, t);
 	if (err) {
+		if (t->event)
+			perf_event_release_kernel(t->event);
 		pk_thread_discard(t);
 		/* The thread exited under us: nothing to sample. */
 		return err == -ESRCH ? 0 : err;
 	}
-	pk_thread_publish(s, t);
 	return 0;
 }
 
@@ -334,4 +354,15 @@ int pk_session_thread_add(struct pk_session *s, struct task_struct *task)
 	err = pk_session_thread_add_locked(s, task);
 	mutex_unlock(&s->mutex);
 	return err;
+}
+
+int pk_threads_init(void)
+{
+	return rhltable_init(&pk_threads, &pk_threads_params);
+}
+
+/* Context: module exit, after every session and its records are gone. */
+void pk_threads_exit(void)
+{
+	rhltable_destroy(&pk_threads);
 }

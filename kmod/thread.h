@@ -10,6 +10,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/rcupdate.h>
+#include <linux/rhashtable-types.h>
 #include <linux/spinlock.h>
 #include <linux/task_work.h>
 #include <linux/types.h>
@@ -57,7 +58,8 @@ struct pk_pending {
  *	in its tick
  * @period_queued: @period_work was queued (only the thread's tick sets it)
  * @period_work: restores @event's real period, from process context
- * @tnode: entry in the thread table, for the scheduler-tick clock
+ * @tnode: entry in the thread table, for the scheduler-tick clock and
+ *	the fork probe
  * @spare: what the next clone of @task hands its child, so that the fork
  *	probe never allocates; taken with xchg() there, refilled by
  *	@refill_work
@@ -87,7 +89,7 @@ struct pk_thread {
 	bool event_short;
 	bool period_queued;
 	struct callback_head period_work;
-	struct hlist_node tnode;
+	struct rhlist_head tnode;
 	struct pk_attach *spare;
 	struct callback_head refill_work;
 	bool refill_queued;
@@ -96,6 +98,8 @@ struct pk_thread {
 	struct rcu_head rcu;
 };
 
+int pk_threads_init(void);
+void pk_threads_exit(void);
 struct pk_thread *pk_thread_find(struct task_struct *task);
 struct pk_thread *pk_session_thread(struct pk_session *s,
 				    struct task_struct *task);
