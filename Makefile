@@ -7,7 +7,8 @@
 #                         one totals line
 #   make check-unit | check-guest
 #   make check-guest KSERIES=6.12   the guest suite on Linux 6.12 (.ci/run)
-#   make check-debug      make check on the debug kernel, with the leak check
+#   make check-debug      the guest suite on the debug kernel, with the leak
+#                         check (not compare_test.sh, top_test.sh)
 #   make check-load       a busy loop per host core; under it, LOAD_RUNS (3)
 #                         make checks, each in a fresh clone of HEAD in a
 #                         new mode-0700 directory (LOAD_DEBUG=1: and
@@ -219,8 +220,7 @@ run-guest: guest-module selftests
 	@$(MAKE) -s -C $(SELFTESTS) $(KSFT_VARS) install \
 		INSTALL_PATH=$(KSFT_INSTALL) >/dev/null
 	@$(QEMU_ENV) COUNTS=$(RESULTS)/guest.counts RUN_NAME=check \
-		$(TOP)/tests/qemu/run.sh $(or $(T),$(shell $(MAKE) -s \
-		-C $(SELFTESTS) $(KSFT_VARS) emit_tests | sed 's/^.*://'))
+		$(TOP)/tests/qemu/run.sh $(or $(T),$(GUEST_PROGS))
 
 check-unit:
 	@rm -f $(RESULTS)/unit.counts
@@ -251,10 +251,18 @@ check: deps
 		$(RESULTS)/guest.counts || rc=1; \
 	 rm -rf $(RESULTS); exit $$rc
 
-# The whole of make check on the debug kernel (built the first time, about
-# 10 minutes on two cores), booted with kmemleak on: the module's leaks fail.
-check-debug:
-	@$(MAKE) check KFLAVOUR=debug KMEMLEAK=on CHECK_T0=$(CHECK_T0)
+# The guest suite on the debug kernel (built the first time, about 10
+# minutes on two cores), booted with kmemleak on: the module's leaks fail.
+# Not the unit tests, which run on the host and do not touch the kernel,
+# nor DEBUG_SKIP: they measure profil-ctl's output against perf and tmux,
+# which the debug kernel only slows (Documentation/testing.rst). T=: those
+# programs instead.
+DEBUG_SKIP := compare_test.sh top_test.sh
+GUEST_PROGS = $(shell $(MAKE) -s -C $(SELFTESTS) $(KSFT_VARS) emit_tests | \
+		sed 's/^.*://')
+check-debug: deps ksrc
+	@$(MAKE) check KFLAVOUR=debug KMEMLEAK=on CHECK_T0=$(CHECK_T0) \
+		T="$(or $(T),$(filter-out $(DEBUG_SKIP),$(GUEST_PROGS)))"
 
 # The suite on a loaded machine (scripts/check-load.sh): only HEAD is
 # tested, from a clone; LOAD_RUNS, LOAD_DEBUG, LOAD_CPUS, LOAD_DIR.
