@@ -14,8 +14,9 @@
 #                         new mode-0700 directory (LOAD_DEBUG=1: and
 #                         check-debug); fails if any failed or skipped
 #   make demo             boot the guest, load the module, run $(DEMO_JOB)
-#   make bench            cost per sample, idle cost and mcount's cost per
-#                         call (libprofil's and glibc's), under -icount;
+#   make bench            cost per sample, idle cost, mcount's cost per
+#                         call (libprofil's and glibc's) and the tick's cost
+#                         against 3x10^4 profiled threads, under -icount;
 #                         then bench-host
 #   make bench-host       on the host: profil-ctl's gmon.out reader on
 #                         10^4, 10^5 and 10^6 records
@@ -142,7 +143,8 @@ QEMU_ENV = BUILD=$(BUILD) KSERIES=$(KSERIES) KFLAVOUR=$(KFLAVOUR) \
 	     TIMEOUT_SCALE KMEMLEAK GUEST_VMLINUZ GUEST_MODDIR GUEST_KVER,$(if $($(v)),$(v)='$($(v))'))
 
 CHECKPATCH  := $(KSRC)/scripts/checkpatch.pl
-STYLE_KSRC  := $(wildcard $(TOP)/kmod/*.[ch]) $(TOP)/include/uapi/linux/profil.h
+STYLE_KSRC  := $(wildcard $(TOP)/kmod/*.[ch]) $(TOP)/include/uapi/linux/profil.h \
+	       $(TOP)/tests/bench/floor/pk_floor.c
 STYLE_KSRC  := $(filter-out %.mod.c,$(STYLE_KSRC))
 # kmod/compat.h is where the kernel series differ: the one file whose
 # LINUX_VERSION_CODE checks checkpatch lets pass (CONSTANT_COMPARISON is
@@ -159,7 +161,7 @@ CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 
 .PHONY: all module lib cli deps guest-module ksrc selftests unit check \
 	check-unit check-guest check-debug check-load run-unit run-guest \
-	demo bench bench-host compare \
+	demo bench bench-floor bench-return bench-host compare \
 	style format \
 	install dkms-install dkms-uninstall debug-kernel clean distclean
 
@@ -318,11 +320,41 @@ $(BUILD)/bench/pg_bench_glibc: tests/bench/pg_bench.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -pg -Wall -Wextra -Werror $< -o $@
 
-bench: deps guest-module $(BENCH_BIN) $(PG_BENCH)
+# The tick's cost with 1 to 3x10^4 threads of another session in the
+# thread table (tests/bench/scale_bench.c): 3G holds their stacks.
+SCALE_BENCH := $(BUILD)/bench/scale_bench
+
+$(SCALE_BENCH): tests/bench/scale_bench.c tests/selftests/profil/profil_nl.h \
+		include/uapi/linux/profil.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-function \
+		-Wno-unused-parameter -Iinclude/uapi $< -o $@ -lmnl -lpthread
+
+# The floor under the timer clock: a task-clock event whose handler only
+# counts (tests/bench/floor/pk_floor.c), built against the guest's kernel.
+FLOOR_TREE := $(BUILD)/bench/floor
+
+bench-floor: $(NEED_DEBUG_KERNEL)
+	@mkdir -p $(FLOOR_TREE)
+	@rsync -a $(TOP)/tests/bench/floor/ $(FLOOR_TREE)/
+	$(MAKE) -C $(GUEST_KDIR) M=$(FLOOR_TREE) modules
+
+# The module with every counter add done on return to user mode
+# (PK_WRITE_ON_RETURN, kmod/sampler.c), to compare with the tick's write.
+RETURN_TREE := $(BUILD)/bench/kmod-return
+
+bench-return: $(NEED_DEBUG_KERNEL)
+	@mkdir -p $(RETURN_TREE)
+	@rsync -a --relative $(DKMS_FILES) $(RETURN_TREE)/
+	$(MAKE) -C $(GUEST_KDIR) M=$(RETURN_TREE) \
+		KCFLAGS=-DPK_WRITE_ON_RETURN=1 modules
+
+bench: deps guest-module bench-floor bench-return $(BENCH_BIN) $(PG_BENCH) \
+       $(SCALE_BENCH)
 	@mkdir -p $(BUILD)/bench/ksft
 	@echo timeout=1000 >$(BUILD)/bench/ksft/settings
 	@$(QEMU_ENV) KSFT_INSTALL=$(BUILD)/bench/ksft VCPUS=1 ACCEL=tcg \
-		TIMEOUT=1200 \
+		MEM=$(or $(MEM),3G) TIMEOUT=1800 \
 		QEMU_ARGS='-icount shift=0,sleep=off $(QEMU_ARGS)' \
 		RUN_NAME=bench TAP_PREFIX= \
 		$(TOP)/tests/qemu/run.sh $(TOP)/tests/bench/run.sh

@@ -162,6 +162,17 @@ err_put:
 }
 
 /*
+ * make bench also builds the module with PK_WRITE_ON_RETURN=1, where the
+ * tick never writes and every add waits for the thread's return to user
+ * mode, as BSD's addupc_intr() has it: the alternative this design is
+ * measured against (Documentation/kmod/mechanism.rst, "Where the counter
+ * is written").
+ */
+#ifndef PK_WRITE_ON_RETURN
+#define PK_WRITE_ON_RETURN 0
+#endif
+
+/*
  * Record a tick whose counter could not be written from the tick. Runs in
  * hard interrupt context with current == t->task.
  */
@@ -247,7 +258,8 @@ static void pk_sample(struct pk_thread *t, const struct pk_params *p,
 		break;
 	}
 	kind = p->regions->kind;
-	added = pk_counter_add_nofault(addr, kind);
+	added = PK_WRITE_ON_RETURN ? -EFAULT :
+				     pk_counter_add_nofault(addr, kind);
 	if (added > 0)
 		pk_stat_inc(s, PROFIL_STAT_IN_RANGE);
 	else if (!added)

@@ -6,6 +6,8 @@
  * cost = (time with profiling - time without) / samples taken.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +149,46 @@ static const struct profiler glibc = {
 };
 
 /* bench_wide under a set of @n regions of 64 bytes each, u16 counters. */
+/*
+ * The floor: tests/bench/floor/pk_floor.ko, a task-clock event on this
+ * thread whose handler only counts, loaded for each run.
+ */
+static const char *floor_ko;
+static uint64_t floor_overflows;
+
+static int floor_start(struct pnl *nl, unsigned int rate)
+{
+	char cmd[4096];
+
+	snprintf(cmd, sizeof(cmd), "insmod %s pid=%d rate=%u", floor_ko,
+		 (int)getpid(), rate);
+	return system(cmd) ? -EIO : 0;
+}
+
+static void floor_stop(struct pnl *nl)
+{
+	FILE *f = fopen("/sys/module/pk_floor/parameters/overflows", "r");
+	unsigned long long n = 0;
+
+	if (f) {
+		if (fscanf(f, "%llu", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	floor_overflows = n;
+	if (system("rmmod pk_floor"))
+		floor_overflows = 0;
+}
+
+static uint64_t floor_samples(struct pnl *nl)
+{
+	return floor_overflows;
+}
+
+static const struct profiler floor_event = {
+	"floor (empty)", floor_start, floor_stop, floor_samples,
+};
+
 static int regions_start(struct pnl *nl, unsigned int rate, unsigned int n)
 {
 	static struct pnl_region reg[WIDE_REGIONS];
@@ -180,6 +222,9 @@ static const struct profiler wide_regions = {
 	"1024 regions", wide_regions_start, kmod_stop, kmod_samples,
 };
 
+/* The cost per sample bench() printed last. */
+static double last_cost;
+
 /*
  * Runs with and without profiling, interleaved. The cost per sample is
  * the difference of the fastest of each over the samples taken; the
@@ -209,6 +254,7 @@ static int bench(struct pnl *nl, const struct profiler *prof,
 			samples = prof->samples(nl);
 		}
 	}
+	last_cost = samples ? (best - base) / samples : 0.0;
 	printf("# %-15s %5u Hz, %4.1f s: %6lu samples, %+.4f%% time, %5.0f +- %4.0f guest-ns/sample\n",
 	       prof->name, rate, seconds, (unsigned long)samples,
 	       100 * (best - base) / base,
@@ -291,12 +337,18 @@ int main(int argc, char **argv)
 	static const struct { unsigned int rate; double seconds; } cases[] = {
 		{ 100, 6 }, { 250, 3 }, { 1000, 1 }, { 10000, 1 },
 	};
+	bool kmod_only;
 	struct pnl nl;
 	unsigned int i;
+	double cost;
 	int err;
 
 	if (argc > 1 && !strcmp(argv[1], "--idle"))
 		return bench_idle();
+	if (argc > 2 && !strcmp(argv[1], "--floor"))
+		floor_ko = argv[2];
+	/* Only the module's rows: the PK_WRITE_ON_RETURN variant's. */
+	kmod_only = argc > 1 && !strcmp(argv[1], "--kmod");
 	err = pnl_open(&nl);
 	if (err) {
 		printf("# profil family: %s\n", strerror(-err));
@@ -308,7 +360,19 @@ int main(int argc, char **argv)
 			printf("# start: %s %s\n", strerror(-err), nl.extack);
 			return 1;
 		}
+		/* The timer clock's rates: the floor too, and the ratio. */
+		if (!floor_ko || cases[i].rate < 1000)
+			continue;
+		cost = last_cost;
+		if (bench(&nl, &floor_event, cases[i].rate, cases[i].seconds)) {
+			printf("# floor: %s did not load\n", floor_ko);
+			return 1;
+		}
+		printf("# timer clock at %u Hz: %.3f times the floor\n",
+		       cases[i].rate, cost / last_cost);
 	}
+	if (kmod_only)
+		return 0;
 	bench(&nl, &glibc, 100, 2);
 	/* A region set on each clock: one region, then 1024, same work. */
 	work_fn = wide;
