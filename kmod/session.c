@@ -315,6 +315,8 @@ struct pk_params *pk_params_dup(const struct pk_params *req)
 	if (!p)
 		return NULL;
 	pk_regions_get(p->regions);
+	/* Once here, so that no tick divides by the rate. */
+	p->period = p->rate ? NSEC_PER_SEC / p->rate : 0;
 	do {
 		p->serial = atomic_inc_return(&pk_params_serial);
 	} while (!p->serial);

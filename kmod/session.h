@@ -39,6 +39,7 @@ struct task_struct;
 struct pk_params {
 	struct pk_regions *regions;
 	u32 rate;
+	u32 period; /* NSEC_PER_SEC / rate: the sampling period, in ns */
 	u32 flags;
 	u32 generation;
 	u32 serial;
