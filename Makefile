@@ -349,6 +349,10 @@ bench-return: $(NEED_DEBUG_KERNEL)
 	$(MAKE) -C $(GUEST_KDIR) M=$(RETURN_TREE) \
 		KCFLAGS=-DPK_WRITE_ON_RETURN=1 modules
 
+# What the bench guest runs; BENCH_JOB=tests/bench/scale.sh: only the
+# thread-table rows.
+BENCH_JOB ?= $(TOP)/tests/bench/run.sh
+
 bench: deps guest-module bench-floor bench-return $(BENCH_BIN) $(PG_BENCH) \
        $(SCALE_BENCH)
 	@mkdir -p $(BUILD)/bench/ksft
@@ -357,7 +361,7 @@ bench: deps guest-module bench-floor bench-return $(BENCH_BIN) $(PG_BENCH) \
 		MEM=$(or $(MEM),3G) TIMEOUT=1800 \
 		QEMU_ARGS='-icount shift=0,sleep=off $(QEMU_ARGS)' \
 		RUN_NAME=bench TAP_PREFIX= \
-		$(TOP)/tests/qemu/run.sh $(TOP)/tests/bench/run.sh
+		$(TOP)/tests/qemu/run.sh $(abspath $(BENCH_JOB))
 	@$(MAKE) bench-host
 
 # Host-side rows, in seconds of this machine: profil-ctl's gmon.out

@@ -337,24 +337,32 @@ int main(int argc, char **argv)
 	static const struct { unsigned int rate; double seconds; } cases[] = {
 		{ 100, 6 }, { 250, 3 }, { 1000, 1 }, { 10000, 1 },
 	};
-	bool kmod_only;
+	const char *mode = argc > 1 ? argv[1] : "";
+	bool kmod_only, timer_only;
 	struct pnl nl;
 	unsigned int i;
 	double cost;
 	int err;
 
-	if (argc > 1 && !strcmp(argv[1], "--idle"))
+	if (!strcmp(mode, "--idle"))
 		return bench_idle();
-	if (argc > 2 && !strcmp(argv[1], "--floor"))
+	/*
+	 * --floor KO: every row, with the floor's beside the timer clock's;
+	 * --timer KO: only those; --kmod: only the module's rows (for the
+	 * PK_WRITE_ON_RETURN variant).
+	 */
+	timer_only = !strcmp(mode, "--timer");
+	if (argc > 2 && (timer_only || !strcmp(mode, "--floor")))
 		floor_ko = argv[2];
-	/* Only the module's rows: the PK_WRITE_ON_RETURN variant's. */
-	kmod_only = argc > 1 && !strcmp(argv[1], "--kmod");
+	kmod_only = timer_only || !strcmp(mode, "--kmod");
 	err = pnl_open(&nl);
 	if (err) {
 		printf("# profil family: %s\n", strerror(-err));
 		return 1;
 	}
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (timer_only && cases[i].rate < 1000)
+			continue;
 		err = bench(&nl, &kmod, cases[i].rate, cases[i].seconds);
 		if (err) {
 			printf("# start: %s %s\n", strerror(-err), nl.extack);

@@ -5,18 +5,9 @@
 # each clock and of glibc's profil(), the instructions per call of
 # libprofil's mcount and glibc's, the tick's cost next to 3x10^4 threads
 # of another session, then what an unprofiled workload pays with the
-# module loaded and without it. The harness loaded $MODULE. SCALE_ONLY=1:
-# only the thread-table rows.
+# module loaded and without it. The harness loaded $MODULE.
 set -e
 bench=${BENCH:-$TOP/build/bench/profil_bench}
-# 3x10^4 threads: more pids and threads than a small guest allows, and
-# a stack mapping and its guard each.
-echo 131072 >/proc/sys/kernel/pid_max
-echo 131072 >/proc/sys/kernel/threads-max
-echo 262144 >/proc/sys/vm/max_map_count
-if [ -n "${SCALE_ONLY:-}" ]; then
-	exec "$TOP/build/bench/scale_bench"
-fi
 [ -n "${IDLE_ONLY:-}" ] || "$bench" --floor "$TOP/build/bench/floor/pk_floor.ko"
 # mcount per call: instructions, since a guest ns is one here. Their
 # gmon.out files go to /tmp.
@@ -30,7 +21,7 @@ insmod "$TOP/build/bench/kmod-return/kmod/profil.ko"
 rmmod profil
 insmod "$MODULE"
 echo "# the tick against other sessions' threads:"
-"$TOP/build/bench/scale_bench"
+"$TOP/tests/bench/scale.sh"
 echo "# module loaded:"
 "$bench" --idle
 rmmod profil

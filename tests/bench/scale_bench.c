@@ -76,11 +76,15 @@ static unsigned long long timer_ticks(void)
 
 struct timing {
 	double ns;
+	double worst;
 	unsigned long long ticks;
 	uint64_t samples;
 };
 
-/* The fastest of REPEATS runs of @n iterations, profiled at @rate or not. */
+/*
+ * The fastest of REPEATS runs of @n iterations, profiled at @rate or not,
+ * and the slowest, whose distance to it bounds the error.
+ */
 static int timed(struct pnl *nl, unsigned long n, unsigned int rate,
 		 struct timing *best)
 {
@@ -94,6 +98,7 @@ static int timed(struct pnl *nl, unsigned long n, unsigned int rate,
 	int i, err;
 
 	best->ns = 1e300;
+	best->worst = 0;
 	for (i = 0; i < REPEATS; i++) {
 		if (rate) {
 			err = pnl_start(nl, &req);
@@ -111,6 +116,8 @@ static int timed(struct pnl *nl, unsigned long n, unsigned int rate,
 			if (err)
 				return err;
 		}
+		if (t > best->worst)
+			best->worst = t;
 		if (t < best->ns) {
 			best->ns = t;
 			best->ticks = ticks;
@@ -166,12 +173,19 @@ static void holder(int cmd, int ack)
 	_exit(0);
 }
 
+/*
+ * One row: the cost per tick unprofiled and per sample profiled, over the
+ * baseline; the error bound is the spread of the baseline's runs.
+ */
 static void row(const char *what, const struct timing *base,
 		const struct timing *unprof, const struct timing *prof)
 {
-	printf("# %-28s unprofiled %6.1f guest-ns/tick (%llu ticks), profiled %6.1f guest-ns/sample (%lu samples)\n",
-	       what, (unprof->ns - base->ns) / unprof->ticks, unprof->ticks,
-	       (prof->ns - base->ns) / prof->samples,
+	double spread = base->worst - base->ns;
+
+	printf("# %-31s unprofiled %6.1f +- %4.1f guest-ns/tick (%llu ticks), profiled %6.1f +- %4.1f guest-ns/sample (%lu samples)\n",
+	       what, (unprof->ns - base->ns) / unprof->ticks,
+	       spread / unprof->ticks, unprof->ticks,
+	       (prof->ns - base->ns) / prof->samples, spread / prof->samples,
 	       (unsigned long)prof->samples);
 }
 
