@@ -11,6 +11,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/hash.h>
 #include <linux/mm.h>
 #include <linux/perf_event.h>
 #include <linux/random.h>
@@ -34,12 +35,25 @@
  * removals run in process context, under the table's bucket locks;
  * lookups hold RCU, the tick's with interrupts off.
  */
+static u32 pk_task_hash(const void *data, u32 len, u32 seed);
+
 static const struct rhashtable_params pk_threads_params = {
 	.key_len = sizeof(struct task_struct *),
 	.key_offset = offsetof(struct pk_thread, task),
 	.head_offset = offsetof(struct pk_thread, tnode),
+	.hashfn = pk_task_hash,
 	.automatic_shrinking = true,
 };
+
+/*
+ * The key is a task pointer: a multiply spreads it well enough, as
+ * hash_ptr() does, in a few instructions where jhash takes some forty on
+ * every tick of every task.
+ */
+static u32 pk_task_hash(const void *data, u32 len, u32 seed)
+{
+	return hash_64(*(const unsigned long *)data ^ seed, 32);
+}
 
 static struct rhltable pk_threads;
 
