@@ -27,7 +27,7 @@
 #include "../selftests/profil/profil_nl.h"
 
 #define REPEATS		5
-#define WORK_NS		2e9
+#define WORK_NS		6e9
 #define HOLDER_RATE	100
 
 static const unsigned int thread_counts[] = { 1, 1000, 10000, 30000 };
