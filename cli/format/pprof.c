@@ -241,6 +241,20 @@ static int64_t strf(struct pp *pp, const char *fmt, ...)
 	return str(pp, s);
 }
 
+/*
+ * Whether @s has FDE ranges, functions without names: then the mapping
+ * does not say it has functions, so that a symbolizer names those.
+ */
+static bool has_fde_funcs(const struct render_syms *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfuncs; i++)
+		if (s->funcs[i].flags & SYM_FUNC_FDE)
+			return true;
+	return false;
+}
+
 /* The line of the entry of @f, if it is in @file; else 0. */
 static int64_t start_line(const struct render_syms *s,
 			  const struct sym_func *f, const char *file)
@@ -313,7 +327,14 @@ static uint64_t location_id(struct pp *pp, size_t obj, uint64_t addr,
 		fid = function_id(pp, obj, NULL, pp->o->uncovered, NULL);
 	else {
 		export_site(&pp->syms[obj], addr, &site);
-		fid = function_id(pp, obj, site.func, NULL, site.file);
+		/*
+		 * An FDE range has no name: its location stays unsymbolized
+		 * (its address, no line; UINT64_MAX: no function), for a
+		 * symbolizing backend to name.
+		 */
+		fid = site.func && site.func->flags & SYM_FUNC_FDE ?
+		      UINT64_MAX :
+		      function_id(pp, obj, site.func, NULL, site.file);
 	}
 	if (!fid || grow(&pp->locs, &pp->caplocs, pp->nlocs, sizeof(*loc)) ||
 	    grow(&pp->lines, &pp->caplines, pp->nlocs, sizeof(*line)))
@@ -325,7 +346,7 @@ static uint64_t location_id(struct pp *pp, size_t obj, uint64_t addr,
 	loc->id = ++pp->nlocs;
 	loc->mapping_id = pp->maps[obj].id;
 	loc->address = uncovered ? 0 : addr;
-	line->function_id = fid;
+	line->function_id = fid == UINT64_MAX ? 0 : fid;
 	line->line = site.line;
 	slot->id = loc->id;
 	return loc->id;
@@ -442,7 +463,8 @@ static int add_mappings(struct pp *pp)
 		m->build_id = str(pp, p->objects[i].build_id);
 		if (m->filename < 0 || m->build_id < 0)
 			return -1;
-		m->has_functions = pp->syms[i].nfuncs > 0;
+		m->has_functions = pp->syms[i].nfuncs > 0 &&
+				   !has_fde_funcs(&pp->syms[i]);
 		m->has_filenames = pp->syms[i].line != NULL;
 		m->has_line_numbers = pp->syms[i].line != NULL;
 	}
@@ -583,7 +605,7 @@ static int assemble(struct pp *pp, pb_profile *m, pb_value_type *vt,
 	m->n_sample = pp->nsamples;
 	for (i = 0; i < pp->nlocs; i++) {
 		linep[i] = &pp->lines[i];
-		pp->locs[i].n_line = 1;
+		pp->locs[i].n_line = pp->lines[i].function_id ? 1 : 0;
 		pp->locs[i].line = &linep[i];
 		lp[i] = &pp->locs[i];
 	}

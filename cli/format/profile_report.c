@@ -71,7 +71,7 @@ struct profile_syms *profile_syms_open(const struct profile *p, bool all)
 				 "its symbols from: addresses only");
 			continue;
 		}
-		po->st = symtab_open(file, err, sizeof(err));
+		po->st = symtab_open_as(file, o->path, err, sizeof(err));
 		if (!po->st)
 			snprintf(po->note, sizeof(po->note), "no symbols: %s: "
 				 "%s", file, err);
