@@ -56,6 +56,31 @@ static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *shdr)
 	return NULL;
 }
 
+/*
+ * Whether [@lo, @hi) is in a PLT section (.plt, .plt.got, .plt.sec):
+ * their FDE covers a table of stubs, not a function (plt.c names the
+ * stubs one by one).
+ */
+static bool in_plt(Elf *elf, uint64_t lo, uint64_t hi)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	const char *s;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC) ||
+		    lo >= shdr.sh_addr + shdr.sh_size || hi <= shdr.sh_addr)
+			continue;
+		s = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (s && !strncmp(s, ".plt", 4))
+			return true;
+	}
+	return false;
+}
+
 static const Dwarf_CIE *cie_find(const struct cie_at *cies, size_t n,
 				 Dwarf_Off off)
 {
@@ -115,14 +140,18 @@ static int cmp_range(const void *a, const void *b)
 	return (x->hi > y->hi) - (x->hi < y->hi);
 }
 
-/* Sorted, and a range that overlaps the one kept before it dropped. */
-static size_t sort_disjoint(struct fde_range *r, size_t n)
+/*
+ * Sorted; a range that overlaps the one kept before it, or in a PLT
+ * section, dropped.
+ */
+static size_t sort_disjoint(Elf *elf, struct fde_range *r, size_t n)
 {
 	size_t i, k = 0;
 
 	qsort(r, n, sizeof(*r), cmp_range);
 	for (i = 0; i < n; i++)
-		if (!k || r[i].lo >= r[k - 1].hi)
+		if ((!k || r[i].lo >= r[k - 1].hi) &&
+		    !in_plt(elf, r[i].lo, r[i].hi))
 			r[k++] = r[i];
 	return k;
 }
@@ -162,5 +191,5 @@ ssize_t fde_ranges(Elf *elf, struct fde_range **out)
 		return -1;
 	}
 	*out = w.r;
-	return (ssize_t)sort_disjoint(w.r, w.n);
+	return (ssize_t)sort_disjoint(elf, w.r, w.n);
 }

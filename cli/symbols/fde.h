@@ -25,8 +25,9 @@ struct fde_range {
 /**
  * fde_ranges() - the FDE ranges of @elf, from its .eh_frame, else its
  * .debug_frame, walked with libdw's dwarf_next_cfi()
- * @out: a malloc'ed array, sorted by @lo, empty ranges and overlapping
- *	ones (which no linker output has) left out; NULL when none
+ * @out: a malloc'ed array, sorted by @lo; left out: empty ranges,
+ *	overlapping ones (which no linker output has), and those of PLT
+ *	sections (a table of stubs, not a function); NULL when none
  *
  * An FDE whose encoding cannot be read is skipped, as is a table that
  * libdw cannot walk past (its entries up to there are kept): a file
