@@ -260,6 +260,18 @@ has "stripped: addr2line -e the unstripped copy names 0x$at" "$tmp/a2l" \
 text_funcs "$tmp/f.txt" >"$tmp/want"
 folded_funcs "$tmp/f.folded" >"$tmp/got"
 same "stripped: folded: samples per FDE range" "$tmp/want" "$tmp/got"
+size=$(printf %x $((0x$(nm -S "$full" | awk '$4 == "fde_loop" { print $2 }'))))
+"$ctl" report --format=json "$f" | python3 -c '
+import json, sys
+r = [r for r in json.load(sys.stdin)["parts"][0]["rows"]
+     if r["function"] == "cli_fde_target.stripped+0x" + sys.argv[1]]
+print(*[(hex(x["address"]), hex(x["size"]), x["count"]) for x in r])' \
+	"$at" >"$tmp/json"
+has "stripped: json: the range's address, its size fde_loop's (0x$size)" \
+	"$tmp/json" "^\('0x$at', '0x$size', 10\)$"
+"$ctl" report --format=csv "$f" >"$tmp/csv"
+has "stripped: csv: the range by name and address" "$tmp/csv" \
+	",cli_fde_target\.stripped\+0x$at,0x$at,[0-9]+,10,"
 pprof -raw "$tmp/f.pb.gz" >"$tmp/raw"
 has "stripped: -raw: a location at fde_loop's address, no function" \
 	"$tmp/raw" "^ +[0-9]+: $fl M=1 *$"
