@@ -11,6 +11,7 @@ every bin of profil-ctl and libc stays under the page's bound and is
 dumped within the timeout. A screenshot of the small page is kept:
 build/unit/formats/saved.png. Exit 4 (SKIP) without chromium.
 """
+import html
 import html.parser
 import os
 import re
@@ -203,6 +204,12 @@ def check_stripped():
             text_funcs(text).items()}
     got = dom_funcs(d)
     fde = {f: n for (_, f), n in got.items() if f in names}
+    hint = re.search(r"^# hint: (.*)$", text, re.M)
+    dom = chromium("--dump-dom", "file://" + page)
+    ok(hint and html.unescape(re.sub(r"<[^>]*>", "", dom)).count(
+        hint.group(1)) == 1 and "rebuild it with -g" in hint.group(1),
+       f"stripped: the objects table holds the text's hint once: "
+       f"{hint and hint.group(1)}")
     ok(got == want and fde == names, f"stripped: the DOM's function table "
        f"names the FDE ranges as the text report ({names})"
        + ("" if got == want and fde == names else

@@ -10,7 +10,8 @@
 #   uncovered: -top, -lines, -tags (pid and comm), -raw;
 # - folded: its counts summed per function, and in all, are the text's;
 # - a stripped program's functions that only FDEs bound: their names in
-#   the text and folded, unnamed locations with their addresses in pprof.
+#   the text, folded, json and csv, unnamed locations with their
+#   addresses in pprof; the header's hint of what would name them.
 # Exit 4 (skip) without go.
 set -eu
 
@@ -269,7 +270,20 @@ print(*[(hex(x["address"]), hex(x["size"]), x["count"]) for x in r])' \
 	"$at" >"$tmp/json"
 has "stripped: json: the range's address, its size fde_loop's (0x$size)" \
 	"$tmp/json" "^\('0x$at', '0x$size', 10\)$"
+# Its samples are all unnamed: the header says what would name them.
+hint="# hint: $strp: 100\.0% of its samples are in unnamed code \(unwind-table ranges 88\.2%, \[unknown\] 11\.8%\): rebuild it with -g"
+has "stripped: text: the hint in the header" "$tmp/f.txt" "^$hint"
+DEBUGINFOD_URLS= "$ctl" report --format=json "$f" | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["objects"][0]["hint"])' >"$tmp/hint"
+has "stripped: json: the object's hint, DEBUGINFOD_URLS unset" \
+	"$tmp/hint" "^${hint#\# hint: }, or set DEBUGINFOD_URLS to a server that has its debug info$"
+# A server set (one that refuses): -g is what is left.
+DEBUGINFOD_URLS=http://127.0.0.1:1 "$ctl" report "$f" >"$tmp/f.set"
+has "stripped: text: with DEBUGINFOD_URLS set, the hint says -g only" \
+	"$tmp/f.set" "^$hint$"
 "$ctl" report --format=csv "$f" >"$tmp/csv"
+has "stripped: csv: the hint in the header" "$tmp/csv" "^$hint"
 has "stripped: csv: the range by name and address" "$tmp/csv" \
 	",cli_fde_target\.stripped\+0x$at,0x$at,[0-9]+,10,"
 pprof -raw "$tmp/f.pb.gz" >"$tmp/raw"
