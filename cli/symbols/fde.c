@@ -57,27 +57,39 @@ static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *shdr)
 }
 
 /*
- * Whether [@lo, @hi) is in a PLT section (.plt, .plt.got, .plt.sec):
- * their FDE covers a table of stubs, not a function (plt.c names the
- * stubs one by one).
+ * The PLT sections (.plt, .plt.got, .plt.sec) of @elf into @plt (at most
+ * @max): their FDE covers a table of stubs, not a function (plt.c names
+ * the stubs one by one). Return: how many.
  */
-static bool in_plt(Elf *elf, uint64_t lo, uint64_t hi)
+static size_t plt_sections(Elf *elf, struct fde_range *plt, size_t max)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
 	const char *s;
-	size_t shstrndx;
+	size_t shstrndx, n = 0;
 
 	if (elf_getshdrstrndx(elf, &shstrndx))
-		return false;
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC) ||
-		    lo >= shdr.sh_addr + shdr.sh_size || hi <= shdr.sh_addr)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn)) && n < max) {
+		if (!gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
 			continue;
 		s = elf_strptr(elf, shstrndx, shdr.sh_name);
 		if (s && !strncmp(s, ".plt", 4))
-			return true;
+			plt[n++] = (struct fde_range){
+				shdr.sh_addr, shdr.sh_addr + shdr.sh_size,
+			};
 	}
+	return n;
+}
+
+static bool overlaps(const struct fde_range *r, const struct fde_range *set,
+		     size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (r->lo < set[i].hi && r->hi > set[i].lo)
+			return true;
 	return false;
 }
 
@@ -141,17 +153,18 @@ static int cmp_range(const void *a, const void *b)
 }
 
 /*
- * Sorted; a range that overlaps the one kept before it, or in a PLT
- * section, dropped.
+ * Sorted; a range that overlaps the one kept before it, or a PLT
+ * section of @elf, dropped.
  */
 static size_t sort_disjoint(Elf *elf, struct fde_range *r, size_t n)
 {
-	size_t i, k = 0;
+	struct fde_range plt[4];
+	size_t i, k = 0, nplt = plt_sections(elf, plt, 4);
 
 	qsort(r, n, sizeof(*r), cmp_range);
 	for (i = 0; i < n; i++)
 		if ((!k || r[i].lo >= r[k - 1].hi) &&
-		    !in_plt(elf, r[i].lo, r[i].hi))
+		    !overlaps(&r[i], plt, nplt))
 			r[k++] = r[i];
 	return k;
 }
