@@ -382,25 +382,32 @@ static int add_sample(struct pp *pp, const uint64_t loc[2], size_t proc,
 	return 0;
 }
 
+struct bin_ctx {
+	struct pp *pp;
+	const struct profile_count *c;
+};
+
+/* One bin's samples, at the location of its first address. */
+static int add_bin(void *ctx, uint64_t lo, uint64_t hi, uint64_t count)
+{
+	struct bin_ctx *x = ctx;
+	uint64_t loc[2] = { 0, 0 };
+
+	(void)hi;
+	loc[0] = location_id(x->pp, x->c->object, lo, false);
+	return add_sample(x->pp, loc, x->c->process, count, 0);
+}
+
 /* The samples and arcs of one count. */
 static int add_count(struct pp *pp, const struct profile_count *c)
 {
 	const struct hist *h = &c->hist;
-	const struct hist_range *r;
-	uint64_t loc[2] = { 0, 0 }, lo, hi;
-	size_t i, b;
+	struct bin_ctx x = { pp, c };
+	uint64_t loc[2] = { 0, 0 };
+	size_t i;
 
-	for (i = 0; i < h->nranges; i++) {
-		r = &h->ranges[i];
-		for (b = 0; b < r->nbins; b++) {
-			if (!r->bins[b])
-				continue;
-			hist_bin_range(r, b, &lo, &hi);
-			loc[0] = location_id(pp, c->object, lo, false);
-			if (add_sample(pp, loc, c->process, r->bins[b], 0))
-				return -1;
-		}
-	}
+	if (hist_each_bin(h, add_bin, &x))
+		return -1;
 	if (c->uncovered) {
 		loc[0] = location_id(pp, c->object, 0, true);
 		if (add_sample(pp, loc, c->process, c->uncovered, 0))

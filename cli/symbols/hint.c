@@ -12,29 +12,33 @@
 /* Debian's public debuginfod server (wiki.debian.org/Debuginfod). */
 #define DEBIAN_DEBUGINFOD "https://debuginfod.debian.net"
 
+struct share_ctx {
+	struct sym_share *sh;
+	const struct sym_func *funcs;
+	size_t n;
+};
+
+static int share_bin(void *ctx, uint64_t lo, uint64_t hi, uint64_t count)
+{
+	struct share_ctx *x = ctx;
+	const struct sym_func *f = sym_func_find(x->funcs, x->n, lo);
+
+	(void)hi;
+	if (!f)
+		x->sh->unknown += count;
+	else if (f->flags & SYM_FUNC_FDE)
+		x->sh->fde += count;
+	else
+		x->sh->named += count;
+	return 0;
+}
+
 void sym_share_add(struct sym_share *sh, const struct hist *h,
 		   const struct sym_func *funcs, size_t n)
 {
-	const struct hist_range *r;
-	const struct sym_func *f;
-	uint64_t lo, hi;
-	size_t i, b;
+	struct share_ctx x = { sh, funcs, n };
 
-	for (i = 0; i < h->nranges; i++) {
-		r = &h->ranges[i];
-		for (b = 0; b < r->nbins; b++) {
-			if (!r->bins[b])
-				continue;
-			hist_bin_range(r, b, &lo, &hi);
-			f = sym_func_find(funcs, n, lo);
-			if (!f)
-				sh->unknown += r->bins[b];
-			else if (f->flags & SYM_FUNC_FDE)
-				sh->fde += r->bins[b];
-			else
-				sh->named += r->bins[b];
-		}
-	}
+	hist_each_bin(h, share_bin, &x);
 }
 
 /* Files a distribution package installs, which its -dbgsym package names. */

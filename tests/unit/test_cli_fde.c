@@ -50,6 +50,20 @@ static int range_of(struct eh_pe_ctx ctx, const uint8_t *sec, size_t len,
 	return eh_pe_fde_range(&ctx, &cie, &fde, lo, hi);
 }
 
+/* range_of() must decode [@lo, @hi). */
+static void expect_range(struct eh_pe_ctx ctx, const uint8_t *sec, size_t len,
+			 const char *aug, const uint8_t *augdata,
+			 size_t auglen, size_t fde_at, uint64_t lo,
+			 uint64_t hi)
+{
+	uint64_t l, h;
+
+	assert_int_equal(range_of(ctx, sec, len, aug, augdata, auglen, fde_at,
+				  &l, &h), 0);
+	assert_int_equal(l, lo);
+	assert_int_equal(h, hi);
+}
+
 /* GCC's x86-64 default: "zR", pcrel|sdata4, from the field's address. */
 static void test_pcrel_sdata4(void **state)
 {
@@ -57,13 +71,9 @@ static void test_pcrel_sdata4(void **state)
 	static const uint8_t sec[] = { 0, 0, 0, 0, 0xfc, 0xfe, 0xff, 0xff,
 				       0x40, 0, 0, 0 };
 	static const uint8_t aug[] = { DW_EH_PE_pcrel | DW_EH_PE_sdata4 };
-	uint64_t lo, hi;
 
 	(void)state;
-	assert_int_equal(range_of(le64, sec, sizeof(sec), "zR", aug, 1, 4,
-				  &lo, &hi), 0);
-	assert_int_equal(lo, 0xf00);
-	assert_int_equal(hi, 0xf40);
+	expect_range(le64, sec, sizeof(sec), "zR", aug, 1, 4, 0xf00, 0xf40);
 }
 
 /* No augmentation (.debug_frame): absptr, the ELF's pointer size. */
@@ -74,17 +84,12 @@ static void test_absptr(void **state)
 	static const uint8_t be4[] = { 0x08, 0x04, 0x80, 0x00,
 				       0, 0, 0x01, 0x00 };
 	struct eh_pe_ctx c32 = { .ptr_size = 4, .big_endian = true };
-	uint64_t lo, hi;
 
 	(void)state;
-	assert_int_equal(range_of(le64, sec8, sizeof(sec8), "", NULL, 0, 0,
-				  &lo, &hi), 0);
-	assert_int_equal(lo, 0x76543210);
-	assert_int_equal(hi, 0x76543230);
-	assert_int_equal(range_of(c32, be4, sizeof(be4), NULL, NULL, 0, 0,
-				  &lo, &hi), 0);
-	assert_int_equal(lo, 0x08048000);
-	assert_int_equal(hi, 0x08048100);
+	expect_range(le64, sec8, sizeof(sec8), "", NULL, 0, 0, 0x76543210,
+		     0x76543230);
+	expect_range(c32, be4, sizeof(be4), NULL, NULL, 0, 0, 0x08048000,
+		     0x08048100);
 }
 
 /*
@@ -101,21 +106,14 @@ static void test_aug_and_formats(void **state)
 	static const uint8_t s2[] = { 0xfe, 0xff, 0x10, 0x00 };
 	static const uint8_t aug3[] = { DW_EH_PE_sleb128 };
 	static const uint8_t sl[] = { 0x7f, 0x04 };
-	uint64_t lo, hi;
 
 	(void)state;
-	assert_int_equal(range_of(le64, leb, sizeof(leb), "zPLR", aug,
-				  sizeof(aug), 0, &lo, &hi), 0);
-	assert_int_equal(lo, 624485);
-	assert_int_equal(hi, 624485 + 128);
-	assert_int_equal(range_of(le64, s2, sizeof(s2), "zR", aug2, 1, 0,
-				  &lo, &hi), 0);
-	assert_int_equal(lo, 0x1000 - 2);
-	assert_int_equal(hi, 0x1000 - 2 + 0x10);
-	assert_int_equal(range_of(le64, sl, sizeof(sl), "zR", aug3, 1, 0,
-				  &lo, &hi), 0);
-	assert_int_equal(lo, UINT64_MAX);
-	assert_int_equal(hi, UINT64_MAX + 4);
+	expect_range(le64, leb, sizeof(leb), "zPLR", aug, sizeof(aug), 0,
+		     624485, 624485 + 128);
+	expect_range(le64, s2, sizeof(s2), "zR", aug2, 1, 0, 0x1000 - 2,
+		     0x1000 - 2 + 0x10);
+	expect_range(le64, sl, sizeof(sl), "zR", aug3, 1, 0, UINT64_MAX,
+		     UINT64_MAX + 4);
 }
 
 /* What it cannot read is an error, never a guess. */
