@@ -169,34 +169,53 @@ static size_t sort_disjoint(Elf *elf, struct fde_range *r, size_t n)
 	return k;
 }
 
+/*
+ * The FDEs of section @name of @elf into @w (none if it has no such
+ * section). Return: 0, or -1 on ENOMEM.
+ */
+static int walk_section(struct walk *w, Elf *elf, const unsigned char *ident,
+			const char *name, bool eh)
+{
+	Elf_Scn *scn;
+	GElf_Shdr shdr;
+	Elf_Data *data;
+	Dwarf_Off off = 0;
+	int rc;
+
+	scn = find_section(elf, name, &shdr);
+	data = scn ? elf_getdata(scn, NULL) : NULL;
+	if (!data || !data->d_buf)
+		return 0;
+	w->ctx = (struct eh_pe_ctx){
+		.ptr_size = ident[EI_CLASS] == ELFCLASS32 ? 4 : 8,
+		.big_endian = ident[EI_DATA] == ELFDATA2MSB,
+		.data = data->d_buf, .vaddr = shdr.sh_addr,
+	};
+	/* CIE offsets are the section's own. */
+	w->ncies = 0;
+	while (!(rc = walk_entry(w, ident, data, eh, &off)))
+		;
+	return rc < 0 ? -1 : 0;
+}
+
 ssize_t fde_ranges(Elf *elf, struct fde_range **out)
 {
 	const unsigned char *ident = (const unsigned char *)elf_getident(elf,
 									 NULL);
 	struct walk w = { 0 };
-	Elf_Scn *scn;
-	GElf_Shdr shdr;
-	Elf_Data *data;
-	Dwarf_Off off = 0;
-	bool eh = true;
 	int rc;
 
 	*out = NULL;
-	scn = find_section(elf, ".eh_frame", &shdr);
-	if (!scn) {
-		eh = false;
-		scn = find_section(elf, ".debug_frame", &shdr);
-	}
-	data = scn ? elf_getdata(scn, NULL) : NULL;
-	if (!ident || !data || !data->d_buf)
+	if (!ident)
 		return 0;
-	w.ctx = (struct eh_pe_ctx){
-		.ptr_size = ident[EI_CLASS] == ELFCLASS32 ? 4 : 8,
-		.big_endian = ident[EI_DATA] == ELFDATA2MSB,
-		.data = data->d_buf, .vaddr = shdr.sh_addr,
-	};
-	while (!(rc = walk_entry(&w, ident, data, eh, &off)))
-		;
+	/*
+	 * Both tables: code built without unwind tables (-g with
+	 * -fno-asynchronous-unwind-tables) has its FDEs in .debug_frame
+	 * only, while crt1.o's _start still brings an .eh_frame.
+	 */
+	rc = walk_section(&w, elf, ident, ".eh_frame", true);
+	if (!rc)
+		rc = walk_section(&w, elf, ident, ".debug_frame", false);
 	free(w.cies);
 	if (rc < 0) {
 		free(w.r);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Function bounds from an ELF file's unwind tables: each FDE of its
- * .eh_frame (else .debug_frame) covers one function, or one part of a
+ * .eh_frame or .debug_frame covers one function, or one part of a
  * function that the compiler split (a hot and a cold part are two FDEs),
  * whether or not a symbol names it. Internal to the symbols layer.
  */
@@ -23,8 +23,8 @@ struct fde_range {
 };
 
 /**
- * fde_ranges() - the FDE ranges of @elf, from its .eh_frame, else its
- * .debug_frame, walked with libdw's dwarf_next_cfi()
+ * fde_ranges() - the FDE ranges of @elf, from its .eh_frame and its
+ * .debug_frame (one range once), walked with libdw's dwarf_next_cfi()
  * @out: a malloc'ed array, sorted by @lo; left out: empty ranges,
  *	overlapping ones (which no linker output has), and those of PLT
  *	sections (a table of stubs, not a function); NULL when none

@@ -7,7 +7,8 @@
  * function symbol's [st_value, st_value + st_size) of the unstripped
  * copy, a function's hot and cold parts two ranges, every function of
  * the program's own code found, and libdw's own FDE lookup
- * (dwarf_cfi_addrframe()) agreeing on each range's entry.
+ * (dwarf_cfi_addrframe()) agreeing on each range's entry; the same from
+ * .debug_frame, for a build without unwind tables.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -32,6 +33,7 @@
 
 #define FULL UNIT_OUT "/cli_fde_target"
 #define STRIPPED UNIT_OUT "/cli_fde_target.stripped"
+#define DBGFRAME UNIT_OUT "/cli_fde_target.dbgframe"
 
 /* A section of bytes at address 0x1000. */
 static const struct eh_pe_ctx le64 = { .ptr_size = 8, .vaddr = 0x1000 };
@@ -222,7 +224,14 @@ static uint64_t libdw_row(Dwarf_CFI *cfi, uint64_t pc)
 	return s;
 }
 
-static void test_stripped_ranges_are_functions(void **state)
+/*
+ * Each FDE range symtab reports for @stripped is one function symbol of
+ * @full, named "@base+0xSTART", and every function of the program has
+ * one; @cfi, when not NULL, libdw's CFI of @stripped, agrees on each
+ * range's entry.
+ */
+static void expect_ranges_are_functions(const char *full, const char *stripped,
+					const char *base, Dwarf_CFI *cfi)
 {
 	static const char *const own[] = {
 		"main", "main.cold", "fde_small", "fde_loop", "fde_split",
@@ -235,20 +244,12 @@ static void test_stripped_ranges_are_functions(void **state)
 	const struct fsym *s;
 	struct symtab *st;
 	char err[256], want[96];
-	Dwarf_CFI *cfi;
-	Elf *elf;
-	int fd;
 
-	(void)state;
-	nsyms = read_funcs(FULL, syms, 256);
+	nsyms = read_funcs(full, syms, 256);
 	/* gcc split main: its cold part is a symbol, and an FDE, apart. */
 	assert_true(has_sym(syms, nsyms, "main.cold"));
-	st = symtab_open(STRIPPED, err, sizeof(err));
+	st = symtab_open(stripped, err, sizeof(err));
 	assert_non_null(st);
-	fd = open(STRIPPED, O_RDONLY);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	cfi = dwarf_getcfi_elf(elf);
-	assert_non_null(cfi);
 	f = symtab_funcs(st, &nf);
 	for (i = 0; i < nf; i++) {
 		if (!(f[i].flags & SYM_FUNC_FDE))
@@ -257,23 +258,54 @@ static void test_stripped_ranges_are_functions(void **state)
 		s = sym_at(syms, nsyms, f[i].addr);
 		if (!s || s->hi != f[i].end)
 			fail_msg("range [%#" PRIx64 ", %#" PRIx64 ") is no "
-				 "function of " FULL, f[i].addr, f[i].end);
-		snprintf(want, sizeof(want), "cli_fde_target.stripped+0x%"
-			 PRIx64, s->lo);
+				 "function of %s", f[i].addr, f[i].end, full);
+		snprintf(want, sizeof(want), "%s+0x%" PRIx64, base, s->lo);
 		assert_string_equal(f[i].name, want);
-		assert_int_equal(libdw_row(cfi, f[i].addr), f[i].addr);
-		assert_true(libdw_row(cfi, f[i].end - 1) >= f[i].addr);
+		if (cfi) {
+			assert_int_equal(libdw_row(cfi, f[i].addr), f[i].addr);
+			assert_true(libdw_row(cfi, f[i].end - 1) >= f[i].addr);
+		}
 		for (j = 0; j < sizeof(own) / sizeof(own[0]); j++)
 			seen[j] |= !strcmp(s->name, own[j]);
 	}
 	for (j = 0; j < sizeof(own) / sizeof(own[0]); j++)
 		if (!seen[j])
-			fail_msg("%s: no FDE range", own[j]);
+			fail_msg("%s: %s: no FDE range", stripped, own[j]);
 	assert_true(nfde >= sizeof(own) / sizeof(own[0]));
+	symtab_close(st);
+}
+
+/* .eh_frame: GCC's default unwind tables, what Debian's binaries keep. */
+static void test_stripped_ranges_are_functions(void **state)
+{
+	Dwarf_CFI *cfi;
+	Elf *elf;
+	int fd;
+
+	(void)state;
+	elf_version(EV_CURRENT);
+	fd = open(STRIPPED, O_RDONLY);
+	assert_true(fd >= 0);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	cfi = dwarf_getcfi_elf(elf);
+	assert_non_null(cfi);
+	expect_ranges_are_functions(FULL, STRIPPED, "cli_fde_target.stripped",
+				    cfi);
 	dwarf_cfi_end(cfi);
 	elf_end(elf);
 	close(fd);
-	symtab_close(st);
+}
+
+/*
+ * .debug_frame: built with -g and without unwind tables, the program's
+ * FDEs are there only (crt1.o's _start is in .eh_frame); the stripped
+ * copy keeps .debug_frame.
+ */
+static void test_debug_frame_ranges(void **state)
+{
+	(void)state;
+	expect_ranges_are_functions(DBGFRAME, DBGFRAME ".stripped",
+				    "cli_fde_target.dbgframe.stripped", NULL);
 }
 
 /* No FDE range in @path: symbols name all, the rest is not functions. */
@@ -315,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_aug_and_formats),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_stripped_ranges_are_functions),
+		cmocka_unit_test(test_debug_frame_ranges),
 		cmocka_unit_test(test_symbols_first),
 	};
 
