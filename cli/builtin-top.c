@@ -128,7 +128,7 @@ static struct top_obj *top_obj(struct top *tp, size_t i)
 		return ob;
 	ob->base = base_name(po->path);
 	if (po->symfile || file[0] != '[')
-		ob->st = symtab_open(file, err, sizeof(err));
+		ob->st = symtab_open_as(file, po->path, err, sizeof(err));
 	if (ob->st)
 		ob->funcs = symtab_funcs(ob->st, &ob->nfuncs);
 	n = ob->nfuncs + 2;

@@ -473,7 +473,8 @@ static int rm_keys_profile(const char *cmd, const struct profile *p,
 			 base ? base + 1 : ob->path,
 			 (ssize_t)c->object == main_obj ? "" : ")");
 		file = ob->symfile ? ob->symfile : ob->path;
-		st = file[0] == '[' ? NULL : symtab_open(file, err, sizeof(err));
+		st = file[0] == '[' ? NULL :
+			symtab_open_as(file, ob->path, err, sizeof(err));
 		if (!st && file[0] != '[')
 			ctl_errorf(cmd, "note: %s: %s: its samples are "
 				   "[unknown]", file, err);

@@ -359,6 +359,12 @@ static int objects(struct page *g)
 		    MAX_NAME_CHARS);
 		fputs("</code></td><td>", out);
 		esc(out, g->syms[k].note, MAX_NAME_CHARS * 2);
+		if (g->syms[k].hint[0]) {
+			fputs(g->syms[k].note[0] ? "<br>" : "", out);
+			fputs("<span class=\"hint\">", out);
+			esc(out, g->syms[k].hint, MAX_NAME_CHARS * 3);
+			fputs("</span>", out);
+		}
 		fputs("</td></tr>\n", out);
 		n++;
 	}

@@ -241,6 +241,20 @@ static int64_t strf(struct pp *pp, const char *fmt, ...)
 	return str(pp, s);
 }
 
+/*
+ * Whether @s has FDE ranges, functions without names: then the mapping
+ * does not say it has functions, so that a symbolizer names those.
+ */
+static bool has_fde_funcs(const struct render_syms *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfuncs; i++)
+		if (s->funcs[i].flags & SYM_FUNC_FDE)
+			return true;
+	return false;
+}
+
 /* The line of the entry of @f, if it is in @file; else 0. */
 static int64_t start_line(const struct render_syms *s,
 			  const struct sym_func *f, const char *file)
@@ -313,7 +327,14 @@ static uint64_t location_id(struct pp *pp, size_t obj, uint64_t addr,
 		fid = function_id(pp, obj, NULL, pp->o->uncovered, NULL);
 	else {
 		export_site(&pp->syms[obj], addr, &site);
-		fid = function_id(pp, obj, site.func, NULL, site.file);
+		/*
+		 * An FDE range has no name: its location stays unsymbolized
+		 * (its address, no line; UINT64_MAX: no function), for a
+		 * symbolizing backend to name.
+		 */
+		fid = site.func && site.func->flags & SYM_FUNC_FDE ?
+		      UINT64_MAX :
+		      function_id(pp, obj, site.func, NULL, site.file);
 	}
 	if (!fid || grow(&pp->locs, &pp->caplocs, pp->nlocs, sizeof(*loc)) ||
 	    grow(&pp->lines, &pp->caplines, pp->nlocs, sizeof(*line)))
@@ -325,7 +346,7 @@ static uint64_t location_id(struct pp *pp, size_t obj, uint64_t addr,
 	loc->id = ++pp->nlocs;
 	loc->mapping_id = pp->maps[obj].id;
 	loc->address = uncovered ? 0 : addr;
-	line->function_id = fid;
+	line->function_id = fid == UINT64_MAX ? 0 : fid;
 	line->line = site.line;
 	slot->id = loc->id;
 	return loc->id;
@@ -361,25 +382,32 @@ static int add_sample(struct pp *pp, const uint64_t loc[2], size_t proc,
 	return 0;
 }
 
+struct bin_ctx {
+	struct pp *pp;
+	const struct profile_count *c;
+};
+
+/* One bin's samples, at the location of its first address. */
+static int add_bin(void *ctx, uint64_t lo, uint64_t hi, uint64_t count)
+{
+	struct bin_ctx *x = ctx;
+	uint64_t loc[2] = { 0, 0 };
+
+	(void)hi;
+	loc[0] = location_id(x->pp, x->c->object, lo, false);
+	return add_sample(x->pp, loc, x->c->process, count, 0);
+}
+
 /* The samples and arcs of one count. */
 static int add_count(struct pp *pp, const struct profile_count *c)
 {
 	const struct hist *h = &c->hist;
-	const struct hist_range *r;
-	uint64_t loc[2] = { 0, 0 }, lo, hi;
-	size_t i, b;
+	struct bin_ctx x = { pp, c };
+	uint64_t loc[2] = { 0, 0 };
+	size_t i;
 
-	for (i = 0; i < h->nranges; i++) {
-		r = &h->ranges[i];
-		for (b = 0; b < r->nbins; b++) {
-			if (!r->bins[b])
-				continue;
-			hist_bin_range(r, b, &lo, &hi);
-			loc[0] = location_id(pp, c->object, lo, false);
-			if (add_sample(pp, loc, c->process, r->bins[b], 0))
-				return -1;
-		}
-	}
+	if (hist_each_bin(h, add_bin, &x))
+		return -1;
 	if (c->uncovered) {
 		loc[0] = location_id(pp, c->object, 0, true);
 		if (add_sample(pp, loc, c->process, c->uncovered, 0))
@@ -442,7 +470,8 @@ static int add_mappings(struct pp *pp)
 		m->build_id = str(pp, p->objects[i].build_id);
 		if (m->filename < 0 || m->build_id < 0)
 			return -1;
-		m->has_functions = pp->syms[i].nfuncs > 0;
+		m->has_functions = pp->syms[i].nfuncs > 0 &&
+				   !has_fde_funcs(&pp->syms[i]);
 		m->has_filenames = pp->syms[i].line != NULL;
 		m->has_line_numbers = pp->syms[i].line != NULL;
 	}
@@ -583,7 +612,7 @@ static int assemble(struct pp *pp, pb_profile *m, pb_value_type *vt,
 	m->n_sample = pp->nsamples;
 	for (i = 0; i < pp->nlocs; i++) {
 		linep[i] = &pp->lines[i];
-		pp->locs[i].n_line = 1;
+		pp->locs[i].n_line = pp->lines[i].function_id ? 1 : 0;
 		pp->locs[i].line = &linep[i];
 		lp[i] = &pp->locs[i];
 	}

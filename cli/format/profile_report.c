@@ -12,6 +12,7 @@
 #include "callgrind.h"
 #include "ctl.h"
 #include "export.h"
+#include "hint.h"
 #include "html.h"
 #include "profile_report.h"
 #include "render.h"
@@ -48,6 +49,24 @@ static void note_build_id(struct profile_syms *po,
 			 o->build_id);
 }
 
+/* @po's hint: how object @k's samples in all processes are named. */
+static void hint_object(const struct profile *p, size_t k,
+			struct profile_syms *po)
+{
+	struct sym_share sh = { 0 };
+	const struct sym_func *funcs;
+	char id[256];
+	size_t i, n;
+
+	funcs = symtab_funcs(po->st, &n);
+	for (i = 0; i < p->ncounts; i++)
+		if (p->counts[i].object == k)
+			sym_share_add(&sh, &p->counts[i].hist, funcs, n);
+	sym_hint(po->hint, sizeof(po->hint), &sh, p->objects[k].path,
+		 !symtab_build_id(po->st, id, sizeof(id)),
+		 getenv("DEBUGINFOD_URLS"));
+}
+
 struct profile_syms *profile_syms_open(const struct profile *p, bool all)
 {
 	const struct profile_object *o;
@@ -71,12 +90,14 @@ struct profile_syms *profile_syms_open(const struct profile *p, bool all)
 				 "its symbols from: addresses only");
 			continue;
 		}
-		po->st = symtab_open(file, err, sizeof(err));
-		if (!po->st)
+		po->st = symtab_open_as(file, o->path, err, sizeof(err));
+		if (!po->st) {
 			snprintf(po->note, sizeof(po->note), "no symbols: %s: "
 				 "%s", file, err);
-		else
-			note_build_id(po, o, file);
+			continue;
+		}
+		note_build_id(po, o, file);
+		hint_object(p, i, po);
 	}
 	return objs;
 }
@@ -201,6 +222,9 @@ static void text_header(struct pr *r, const size_t *objs)
 		if (r->objs[objs[i]].note[0])
 			fprintf(out, "# note: %s: %s\n",
 				p->objects[objs[i]].path, r->objs[objs[i]].note);
+	for (i = 0; i < p->nobjects; i++)
+		if (r->objs[objs[i]].hint[0])
+			fprintf(out, "# hint: %s\n", r->objs[objs[i]].hint);
 }
 
 /* -a also shows processes and objects without samples. */
@@ -289,6 +313,9 @@ static void json_header(struct pr *r, const size_t *objs, const size_t *procs,
 			"\"note\": ", r->objs[k].samples,
 			percent(r, r->objs[k].samples));
 		render_json_str(out, r->objs[k].note[0] ? r->objs[k].note :
+				NULL);
+		fputs(", \"hint\": ", out);
+		render_json_str(out, r->objs[k].hint[0] ? r->objs[k].hint :
 				NULL);
 		fputc('}', out);
 		sep = ",";

@@ -27,11 +27,14 @@
  * @st: its symbols, or NULL (none readable: @note says why)
  * @note: why symbols are missing or suspect (a build-id that is not the
  *	recorded one), or ""
+ * @hint: what would name its samples, when more than half of them are
+ *	in no symbol's function (sym_hint()), or ""
  * @samples: the object's samples, all processes
  */
 struct profile_syms {
 	struct symtab *st;
 	char note[512];
+	char hint[640];
 	uint64_t samples;
 };
 
@@ -39,7 +42,8 @@ struct profile_syms {
  * profile_syms_open() - the symbols of every object of @p with samples
  * (@all: of every object), one per object, by index: from its @symfile,
  * else its @path; an object without a file to read, whose file cannot be
- * read, or whose build-id is not the recorded one gets a note
+ * read, or whose build-id is not the recorded one gets a note; one with
+ * most of its samples unnamed, a hint (DEBUGINFOD_URLS read here)
  * Return: the array, or NULL with errno ENOMEM.
  */
 struct profile_syms *profile_syms_open(const struct profile *p, bool all);

@@ -50,6 +50,30 @@ void hist_bin_range(const struct hist_range *r, size_t i, uint64_t *lo,
 		*hi = *lo;
 }
 
+int hist_each_bin(const struct hist *h,
+		  int (*fn)(void *ctx, uint64_t lo, uint64_t hi,
+			    uint64_t count),
+		  void *ctx)
+{
+	const struct hist_range *r;
+	uint64_t lo, hi;
+	size_t i, b;
+	int ret;
+
+	for (i = 0; i < h->nranges; i++) {
+		r = &h->ranges[i];
+		for (b = 0; b < r->nbins; b++) {
+			if (!r->bins[b])
+				continue;
+			hist_bin_range(r, b, &lo, &hi);
+			ret = fn(ctx, lo, hi, r->bins[b]);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
 uint64_t hist_range_total(const struct hist_range *r)
 {
 	uint64_t sum = 0;

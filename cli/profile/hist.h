@@ -75,6 +75,17 @@ void hist_free(struct hist *h);
 void hist_bin_range(const struct hist_range *r, size_t i, uint64_t *lo,
 		    uint64_t *hi);
 
+/**
+ * hist_each_bin() - call @fn for each bin of @h with samples, in order,
+ * with its addresses (hist_bin_range()) and count, until @fn returns
+ * non-zero
+ * Return: 0, or what @fn returned.
+ */
+int hist_each_bin(const struct hist *h,
+		  int (*fn)(void *ctx, uint64_t lo, uint64_t hi,
+			    uint64_t count),
+		  void *ctx);
+
 /** hist_range_total(), hist_total() - sum of the counts. */
 uint64_t hist_range_total(const struct hist_range *r);
 uint64_t hist_total(const struct hist *h);

@@ -98,6 +98,21 @@ static void spread_bin(struct attrib *a, struct attrib_gap *gaps,
 			    c * (double)(hi - cursor) / w);
 }
 
+struct spread_ctx {
+	struct attrib *a;
+	struct attrib_gap *gaps;
+	const struct sym_func *funcs;
+	size_t n;
+};
+
+static int spread_each(void *ctx, uint64_t lo, uint64_t hi, uint64_t count)
+{
+	struct spread_ctx *x = ctx;
+
+	spread_bin(x->a, x->gaps, x->funcs, x->n, lo, hi, (double)count);
+	return 0;
+}
+
 /* Keeps the gaps with samples, in order, in @a. */
 static void keep_gaps(struct attrib *a, struct attrib_gap *gaps, size_t n)
 {
@@ -115,11 +130,10 @@ static void keep_gaps(struct attrib *a, struct attrib_gap *gaps, size_t n)
 int attrib_funcs(struct attrib *a, const struct hist *h,
 		 const struct sym_func *funcs, size_t nfuncs)
 {
-	const struct hist_range *rg;
+	struct spread_ctx x = { a, NULL, funcs, nfuncs };
 	const struct sym_func *f;
 	struct attrib_gap *gaps;
-	uint64_t lo, hi;
-	size_t r, i;
+	size_t i;
 
 	memset(a, 0, sizeof(*a));
 	a->counts = calloc(nfuncs + 1, sizeof(*a->counts));
@@ -131,16 +145,8 @@ int attrib_funcs(struct attrib *a, const struct hist *h,
 		errno = ENOMEM;
 		return -1;
 	}
-	for (r = 0; r < h->nranges; r++) {
-		rg = &h->ranges[r];
-		for (i = 0; i < rg->nbins; i++) {
-			if (!rg->bins[i])
-				continue;
-			hist_bin_range(rg, i, &lo, &hi);
-			spread_bin(a, gaps, funcs, nfuncs, lo, hi,
-				   (double)rg->bins[i]);
-		}
-	}
+	x.gaps = gaps;
+	hist_each_bin(h, spread_each, &x);
 	keep_gaps(a, gaps, nfuncs + 1);
 	for (i = 0; i < h->narcs; i++) {
 		f = sym_func_find(funcs, nfuncs, h->arcs[i].self_pc);

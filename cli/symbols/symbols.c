@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <search.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "demangle.h"
+#include "fde.h"
 #include "plt.h"
 #include "symbols.h"
 #include "symbols_dwarf.h"
@@ -274,6 +276,80 @@ static int collect_plt(struct symtab *st, struct plt_stub *stubs, ssize_t ns,
 	return i < ns ? -1 : 0;
 }
 
+/* Whether [@lo, @hi) touches a function of @st, bounded or not. */
+static bool overlaps_func(const struct symtab *st, uint64_t lo, uint64_t hi)
+{
+	size_t a = 0, b = st->nfuncs, m;
+
+	/* The first function that ends after @lo (ends ascend: disjoint). */
+	while (a < b) {
+		m = a + (b - a) / 2;
+		if (st->funcs[m].end > lo ||
+		    (st->funcs[m].end == st->funcs[m].addr &&
+		     st->funcs[m].addr >= lo))
+			b = m;
+		else
+			a = m + 1;
+	}
+	return a < st->nfuncs && st->funcs[a].addr < hi;
+}
+
+/* The FDE range [@r->lo, @r->hi) as a function named "OBJECT+0xLO". */
+static int fde_func(struct symtab *st, const char *base,
+		    const struct fde_range *r, struct sym_func *f)
+{
+	char *name;
+
+	if (asprintf(&name, "%s+0x%" PRIx64, base, r->lo) < 0)
+		return -1;
+	*f = (struct sym_func){
+		.addr = r->lo, .end = r->hi, .flags = SYM_FUNC_FDE,
+		.name = symtab_keep(st, name),
+	};
+	return f->name ? 0 : -1;
+}
+
+/*
+ * The FDE ranges outside every function, merged into st->funcs in
+ * address order. A range that touches a symbol's function (or a symbol
+ * without bounds) is left out: the symbol says more, and a range cut
+ * around it would not be one function.
+ */
+static int add_fde_funcs(struct symtab *st, Elf *elf, const char *object)
+{
+	const char *base = strrchr(object, '/');
+	struct fde_range *r;
+	struct sym_func *all;
+	size_t i, j = 0, k = 0;
+	ssize_t n = fde_ranges(elf, &r);
+
+	if (n <= 0)
+		return n < 0 ? -1 : 0;
+	base = base ? base + 1 : object;
+	all = calloc(st->nfuncs + (size_t)n, sizeof(*all));
+	if (!all)
+		goto err;
+	for (i = 0; i < (size_t)n; i++) {
+		if (overlaps_func(st, r[i].lo, r[i].hi))
+			continue;
+		while (j < st->nfuncs && st->funcs[j].addr < r[i].lo)
+			all[k++] = st->funcs[j++];
+		if (fde_func(st, base, &r[i], &all[k++]))
+			goto err;
+	}
+	while (j < st->nfuncs)
+		all[k++] = st->funcs[j++];
+	free(r);
+	free(st->funcs);
+	st->funcs = all;
+	st->nfuncs = k;
+	return 0;
+err:
+	free(all);
+	free(r);
+	return -1;
+}
+
 static int symtab_load_funcs(struct symtab *st, Elf *elf)
 {
 	int n = dwfl_module_getsymtab(st->mod);
@@ -287,7 +363,7 @@ static int symtab_load_funcs(struct symtab *st, Elf *elf)
 		return -1;
 	max = (n > 0 ? (size_t)n : 0) + (size_t)nplt;
 	if (!max)
-		return 0;	/* stripped, no PLT: no functions */
+		return 0;	/* stripped, no PLT: no symbols */
 	syms = calloc(max, sizeof(*syms));
 	st->funcs = calloc(max, sizeof(*st->funcs));
 	k = syms && st->funcs && n > 0 ? collect_syms(st, syms, n) : 0;
@@ -306,6 +382,12 @@ static int symtab_load_funcs(struct symtab *st, Elf *elf)
 }
 
 struct symtab *symtab_open(const char *path, char *err, size_t errlen)
+{
+	return symtab_open_as(path, path, err, errlen);
+}
+
+struct symtab *symtab_open_as(const char *path, const char *object, char *err,
+			      size_t errlen)
 {
 	struct symtab *st = calloc(1, sizeof(*st));
 	void **userdata;
@@ -339,7 +421,7 @@ struct symtab *symtab_open(const char *path, char *err, size_t errlen)
 	if (!elf)
 		goto err_dwfl;
 	st->ptr_size = gelf_getclass(elf) == ELFCLASS32 ? 4 : 8;
-	if (symtab_load_funcs(st, elf)) {
+	if (symtab_load_funcs(st, elf) || add_fde_funcs(st, elf, object)) {
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
 		goto err_end;
 	}

@@ -18,23 +18,43 @@
  *	else @addr itself (bounds unknown: no address is inside). Padding
  *	between functions, and code no symbol names (a static function
  *	stripped to .dynsym), is inside none
- * @name: its name, demangled if it is a C++ one
+ * @name: its name, demangled if it is a C++ one; for a range no symbol
+ *	names (SYM_FUNC_FDE), "OBJECT+0xADDR": the object's base name and
+ *	@addr, what addr2line -e OBJECT takes
+ * @flags: SYM_FUNC_*
  */
 struct sym_func {
 	uint64_t addr;
 	uint64_t end;
 	const char *name;
+	unsigned int flags;
 };
+
+/*
+ * SYM_FUNC_FDE: no symbol names it; its bounds are an FDE's of the
+ * object's unwind tables (fde.h), which cover one function (or one part
+ * of a split one). Only code outside every symbol's bounds gets one.
+ */
+#define SYM_FUNC_FDE 0x1u
 
 struct symtab;
 
 /**
- * symtab_open() - read the functions of the ELF file @path
+ * symtab_open_as() - read the functions of the ELF file @path, the file
+ * of the object @object (whose base name names the FDE ranges: a copy's
+ * or another root's @path is not the object's name)
  *
- * A stripped file gives an empty list (and no lines), not an error.
+ * Functions come from the symbol table (see the file's head), then, for
+ * code outside all of them, from the FDEs of its unwind tables
+ * (SYM_FUNC_FDE). A stripped file without unwind tables gives an empty
+ * list (and no lines), not an error.
  *
  * Return: the table, or NULL with @err set (not found, not ELF, ...).
  */
+struct symtab *symtab_open_as(const char *path, const char *object, char *err,
+			      size_t errlen);
+
+/** symtab_open() - symtab_open_as() a file that is its own object */
 struct symtab *symtab_open(const char *path, char *err, size_t errlen);
 
 /** symtab_close() - free @st; NULL is a no-op. */

@@ -19,11 +19,11 @@
 
 /* Fake functions with a gap, so that spreading and *unknown* both run. */
 static const struct sym_func funcs[] = {
-	{ 0x0, 0x11, "f0" },
-	{ 0x11, 0x1000, "f1" },
-	{ 0x2000, 0x2003, "f2" },
-	{ 0x400000, 0x400100, "f3" },
-	{ UINT64_MAX - 0x10, UINT64_MAX, "f4" },
+	{ 0x0, 0x11, "f0", 0 },
+	{ 0x11, 0x1000, "f1", 0 },
+	{ 0x2000, 0x2003, "f2", 0 },
+	{ 0x400000, 0x400100, "f3", 0 },
+	{ UINT64_MAX - 0x10, UINT64_MAX, "f4", 0 },
 };
 
 static int fake_line(void *ctx, uint64_t addr, struct sym_line *l)

@@ -14,6 +14,8 @@ CTL = os.path.join(TOP, "cli", "profil-ctl")
 SYM = os.path.join(OUT, "cli_sym_target")
 SO = os.path.join(OUT, "cli_so_target.so")
 PG = os.path.join(OUT, "cli_pg_target")
+FDE = os.path.join(OUT, "cli_fde_target")
+FDE_STRIPPED = FDE + ".stripped"
 DIR = os.path.join(OUT, "formats")
 
 failed = False
@@ -81,6 +83,26 @@ def write_small(path):
                  func_bins(SO, "so_work", slo, [n])]
     with open(path, "w") as f:
         f.write("\n".join(rows + ["end"]) + "\n")
+
+
+def write_stripped(path):
+    """One process of the stripped cli_fde_target: 10 samples in fde_loop
+    and 5 in main's cold part, which only their FDEs bound, 2 in no FDE.
+    Returns {function name in the report: count}: the ranges are named
+    after the file and the function's address in the unstripped copy."""
+    loop, cold = func_addr(FDE, "fde_loop"), func_addr(FDE, "main.cold")
+    bl, bc = (loop + 3) & ~3, (cold + 3) & ~3
+    rows = ["profil-ctl-profile 1", "rate 1000", "bin-bytes 4",
+            "acct - - - - - - - -", "objects 1",
+            f'object 0 - "{FDE_STRIPPED}"', "processes 1",
+            f'process 0 300 1 "fde" "{FDE_STRIPPED}" - - - - - - - -',
+            "counts 1", "count 0 0 0 3", "range 0x4 0x8 1 1", "bin 0 2",
+            f"range {bc:#x} {bc + 4:#x} 1 1", "bin 0 5",
+            f"range {bl:#x} {bl + 8:#x} 2 2", "bin 0 7", "bin 1 3"]
+    with open(path, "w") as f:
+        f.write("\n".join(rows + ["end"]) + "\n")
+    base = os.path.basename(FDE_STRIPPED)
+    return {f"{base}+{loop:#x}": 10, f"{base}+{cold:#x}": 5}
 
 
 def text_range(path):

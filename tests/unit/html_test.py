@@ -3,13 +3,15 @@
 """profil-ctl report --format=html, opened by its consumer, headless
 Chromium: the DOM it dumps, once the page's script has run, must hold
 profil-ctl's text report's numbers (samples and calls per function, the
-summary, samples per source line as --lines), the function table sorted
+summary, samples per source line as --lines; a stripped program's
+functions by their FDE ranges' names), the function table sorted
 by the #sort= the address asks for, the chart's bars; the page must load
 nothing (no network, no external script, style or font); a profile of
 every bin of profil-ctl and libc stays under the page's bound and is
 dumped within the timeout. A screenshot of the small page is kept:
 build/unit/formats/saved.png. Exit 4 (SKIP) without chromium.
 """
+import html
 import html.parser
 import os
 import re
@@ -20,7 +22,7 @@ import time
 sys.dont_write_bytecode = True  # noqa: E402 (no __pycache__ in the tree)
 from formats_lib import (CTL, DIR, PG, done, func_bins, ok, run,
                          skip_unless, text_funcs, text_lines, text_range,
-                         write_large, write_small)
+                         write_large, write_small, write_stripped)
 
 # The page's bound for a profile of any size (html.h's limits: 1000
 # functions, 20 files of 1000 lines of at most 160 escaped bytes).
@@ -190,6 +192,30 @@ def check_gmon():
           f": text {want} {want_c}, DOM {got} {got_c}"))
 
 
+def check_stripped():
+    """A stripped program: its functions named after their FDE ranges."""
+    saved = os.path.join(DIR, "stripped.profile")
+    page = os.path.join(DIR, "stripped.html")
+    names = write_stripped(saved)
+    text = run(CTL, "report", saved)
+    run(CTL, "report", "--format=html", "-o", page, saved)
+    d = dom_of(page)
+    want = {(os.path.basename(o), f): n for (o, f), n in
+            text_funcs(text).items()}
+    got = dom_funcs(d)
+    fde = {f: n for (_, f), n in got.items() if f in names}
+    hint = re.search(r"^# hint: (.*)$", text, re.M)
+    dom = chromium("--dump-dom", "file://" + page)
+    ok(hint and html.unescape(re.sub(r"<[^>]*>", "", dom)).count(
+        hint.group(1)) == 1 and "rebuild it with -g" in hint.group(1),
+       f"stripped: the objects table holds the text's hint once: "
+       f"{hint and hint.group(1)}")
+    ok(got == want and fde == names, f"stripped: the DOM's function table "
+       f"names the FDE ranges as the text report ({names})"
+       + ("" if got == want and fde == names else
+          f": text {brief(want)}, DOM {brief(got)}"))
+
+
 def long_source(name, lines):
     """A C program of @lines lines whose function hot() is near the end:
     its path and hot()'s source lines."""
@@ -275,6 +301,7 @@ def main():
     os.makedirs(DIR, exist_ok=True)
     check_small()
     check_gmon()
+    check_stripped()
     check_sources()
     check_large()
     done()

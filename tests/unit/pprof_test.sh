@@ -8,7 +8,10 @@
 #   (build-id, symbol flags, the calls type);
 # - a saved profile of two processes and two objects, one sample row
 #   uncovered: -top, -lines, -tags (pid and comm), -raw;
-# - folded: its counts summed per function, and in all, are the text's.
+# - folded: its counts summed per function, and in all, are the text's;
+# - a stripped program's functions that only FDEs bound: their names in
+#   the text, folded, json and csv, unnamed locations with their
+#   addresses in pprof; the header's hint of what would name them.
 # Exit 4 (skip) without go.
 set -eu
 
@@ -207,6 +210,92 @@ folded_funcs "$tmp/s.folded" >"$tmp/got"
 same "saved: folded: samples per function" "$tmp/want" "$tmp/got"
 has "saved: folded: object;function;file:line count" "$tmp/s.folded" \
 	"^$sym;target_alpha;.*/cli_sym_target\.c:[0-9]+ 10$"
+
+# 3. A stripped program (cli_fde_target, -O2): samples in two functions
+# that only their FDEs bound, fde_loop and main's cold part, and one in
+# no FDE. The text names them FILE+0xSTART; that address is the
+# function's in the unstripped copy (nm, addr2line); folded keeps the
+# names; pprof leaves them unnamed, the locations their addresses.
+full=$out/cli_fde_target
+strp=$out/cli_fde_target.stripped
+fl=$(bin "$full" fde_loop)
+fc=$(bin "$full" main.cold)
+cat >"$tmp/fde" <<SAVED
+profil-ctl-profile 1
+rate 250
+bin-bytes 4
+acct - - - - - - - -
+objects 1
+object 0 - "$strp"
+processes 1
+process 0 300 1 "fde" "$strp" - - - - - - - -
+counts 1
+count 0 0 0 3
+range 0x4 0x8 1 1
+bin 0 2
+range $fc $(printf 0x%x $((fc + 4))) 1 1
+bin 0 5
+range $fl $(printf 0x%x $((fl + 8))) 2 2
+bin 0 7
+bin 1 3
+SAVED
+echo end >>"$tmp/fde"
+f=$tmp/fde
+"$ctl" report "$f" >"$tmp/f.txt"
+"$ctl" report --format=folded "$f" >"$tmp/f.folded"
+"$ctl" report --format=pprof -o "$tmp/f.pb.gz" "$f"
+for fn in fde_loop main.cold; do
+	at=$(nm "$full" | awk -v f="$fn" '$3 == f { sub(/^0+/, "", $1); print $1 }')
+	has "stripped: $fn is cli_fde_target.stripped+0x$at" "$tmp/f.txt" \
+		"  cli_fde_target\.stripped\+0x$at "
+done
+has "stripped: 10 samples in fde_loop's range" "$tmp/f.txt" \
+	"^ +10 .*  cli_fde_target\.stripped\+0x"
+has "stripped: the sample in no FDE stays [unknown]" "$tmp/f.txt" \
+	"^ +2 .*  \[unknown\]$"
+at=$(sed -n 's/.*  cli_fde_target\.stripped+0x\([0-9a-f]*\) .*/\1/p' "$tmp/f.txt" |
+	head -1)
+addr2line -f -e "$full" "0x$at" | head -1 >"$tmp/a2l"
+has "stripped: addr2line -e the unstripped copy names 0x$at" "$tmp/a2l" \
+	"^fde_loop$"
+text_funcs "$tmp/f.txt" >"$tmp/want"
+folded_funcs "$tmp/f.folded" >"$tmp/got"
+same "stripped: folded: samples per FDE range" "$tmp/want" "$tmp/got"
+size=$(printf %x $((0x$(nm -S "$full" | awk '$4 == "fde_loop" { print $2 }'))))
+"$ctl" report --format=json "$f" | python3 -c '
+import json, sys
+r = [r for r in json.load(sys.stdin)["parts"][0]["rows"]
+     if r["function"] == "cli_fde_target.stripped+0x" + sys.argv[1]]
+print(*[(hex(x["address"]), hex(x["size"]), x["count"]) for x in r])' \
+	"$at" >"$tmp/json"
+has "stripped: json: the range's address, its size fde_loop's (0x$size)" \
+	"$tmp/json" "^\('0x$at', '0x$size', 10\)$"
+# Its samples are all unnamed: the header says what would name them.
+hint="# hint: $strp: 100\.0% of its samples are in unnamed code \(unwind-table ranges 88\.2%, \[unknown\] 11\.8%\): rebuild it with -g"
+has "stripped: text: the hint in the header" "$tmp/f.txt" "^$hint"
+DEBUGINFOD_URLS= "$ctl" report --format=json "$f" | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["objects"][0]["hint"])' >"$tmp/hint"
+has "stripped: json: the object's hint, DEBUGINFOD_URLS unset" \
+	"$tmp/hint" "^${hint#\# hint: }, or set DEBUGINFOD_URLS to a server that has its debug info$"
+# A server set (one that refuses): -g is what is left.
+DEBUGINFOD_URLS=http://127.0.0.1:1 "$ctl" report "$f" >"$tmp/f.set"
+has "stripped: text: with DEBUGINFOD_URLS set, the hint says -g only" \
+	"$tmp/f.set" "^$hint$"
+"$ctl" report --format=csv "$f" >"$tmp/csv"
+has "stripped: csv: the hint in the header" "$tmp/csv" "^$hint"
+has "stripped: csv: the range by name and address" "$tmp/csv" \
+	",cli_fde_target\.stripped\+0x$at,0x$at,[0-9]+,10,"
+pprof -raw "$tmp/f.pb.gz" >"$tmp/raw"
+has "stripped: -raw: a location at fde_loop's address, no function" \
+	"$tmp/raw" "^ +[0-9]+: $fl M=1 *$"
+has "stripped: -raw: the mapping does not claim functions" "$tmp/raw" \
+	"^1: .* $strp +(\[FL\]\[LN\])?$"
+pprof -top -addresses "$tmp/f.pb.gz" >"$tmp/top"
+has "stripped: -addresses: 7 samples at fde_loop's first bin" "$tmp/top" \
+	"^ +7 .* 0*${fl#0x} \[cli_fde_target\.stripped\]$"
+has "stripped: -top total is the text's (17)" "$tmp/top" \
+	"accounting for 17, 100% of 17 total"
 
 echo "1..$n"
 exit $rc

@@ -27,9 +27,9 @@
  * 0x1020), nothing in [0x1020, 0x1030), gamma [0x1030, 0x1040).
  */
 static const struct sym_func funcs[] = {
-	{ 0x1000, 0x1010, "alpha" },
-	{ 0x1010, 0x1020, "beta" },
-	{ 0x1030, 0x1040, "gamma" },
+	{ 0x1000, 0x1010, "alpha", 0 },
+	{ 0x1010, 0x1020, "beta", 0 },
+	{ 0x1030, 0x1040, "gamma", 0 },
 };
 
 static const struct render_syms syms = {
@@ -152,8 +152,8 @@ static void test_sort_all_verbose(void **state)
 static void test_split_bin(void **state)
 {
 	static const struct sym_func odd[] = {
-		{ 0x1000, 0x1002, "left" },
-		{ 0x1002, 0x1006, "right" },
+		{ 0x1000, 0x1002, "left", 0 },
+		{ 0x1002, 0x1006, "right", 0 },
 	};
 	const struct render_syms s = { .funcs = odd, .nfuncs = 2 };
 	const uint64_t bins[2] = { 4, 8 };	/* [0x1000,4) [0x1004,8) */
@@ -514,7 +514,7 @@ static void test_bins(void **state)
 static void test_csv(void **state)
 {
 	static const struct sym_func q[] = {
-		{ 0x1000, 0x1020, "op,\"x\"" },
+		{ 0x1000, 0x1020, "op,\"x\"", 0 },
 	};
 	const struct render_syms s = { .funcs = q, .nfuncs = 1 };
 	const uint64_t bins[16] = { 1, 0, 0, 0, 0, 0, 0, 0, 3 };
@@ -537,7 +537,7 @@ static void test_csv(void **state)
 static void test_json(void **state)
 {
 	static const struct sym_func q[] = {
-		{ 0x1000, 0x1040, "a\"b\\c\n" },
+		{ 0x1000, 0x1040, "a\"b\\c\n", 0 },
 	};
 	const struct render_syms s = { .funcs = q, .nfuncs = 1 };
 	const uint64_t bins[16] = { 4 };
