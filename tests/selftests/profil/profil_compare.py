@@ -254,9 +254,16 @@ def profil_parse(path):
         doc = json.loads(text)
         for part in doc.get("parts", []):
             comm, obj = part.get("comm"), part.get("object") or part["binary"]
+            fde = re.compile(re.escape(os.path.basename(obj or "")) +
+                             r"\+0x[0-9a-f]+")
             for row in part.get("rows", []):
-                p.counts[(comm, obj, clean_name(row["function"]))] += \
-                    round(float(row["count"]))
+                name = clean_name(row["function"])
+                # A range profil-ctl names only by its unwind entry
+                # (OBJECT+0xSTART) has no name perf could show: it is
+                # perf's [unknown] on both sides.
+                if name and fde.fullmatch(name):
+                    name = UNKNOWN
+                p.counts[(comm, obj, name)] += round(float(row["count"]))
             n = round(float(part.get("unknown", {}).get("count", 0)))
             n += round(float(part.get("uncovered", {}).get("count", 0)))
             if n:
