@@ -302,7 +302,7 @@ demo: deps
 # libprofil's mcount next to glibc's. Numbers, not a test.
 BENCH_BIN := $(BUILD)/bench/profil_bench
 
-$(BENCH_BIN): tests/bench/profil_bench.c tests/selftests/profil/profil_nl.h \
+$(BENCH_BIN): tests/bench/profil_bench.c tests/bench/bench_util.h tests/selftests/profil/profil_nl.h \
 	      include/uapi/linux/profil.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-function \
@@ -324,7 +324,7 @@ $(BUILD)/bench/pg_bench_glibc: tests/bench/pg_bench.c
 # thread table (tests/bench/scale_bench.c): 3G holds their stacks.
 SCALE_BENCH := $(BUILD)/bench/scale_bench
 
-$(SCALE_BENCH): tests/bench/scale_bench.c tests/selftests/profil/profil_nl.h \
+$(SCALE_BENCH): tests/bench/scale_bench.c tests/bench/bench_util.h tests/selftests/profil/profil_nl.h \
 		include/uapi/linux/profil.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-function \

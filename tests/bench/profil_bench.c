@@ -16,26 +16,11 @@
 #include <unistd.h>
 
 #include "../selftests/profil/profil_nl.h"
+#include "bench_util.h"
 
 #define REPEATS 3
 
 static unsigned short hist[1 << 16];
-
-__attribute__((noinline, aligned(64))) static void work(unsigned long n)
-{
-	volatile unsigned long x = 0;
-
-	while (n--)
-		x++;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 /*
  * 64 KiB of straight-line code run round: its samples spread evenly over

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "../selftests/profil/profil_nl.h"
+#include "bench_util.h"
 
 #define REPEATS		5
 #define WORK_NS		6e9
@@ -33,22 +34,6 @@
 static const unsigned int thread_counts[] = { 1, 1000, 10000, 30000 };
 
 static unsigned short hist[1 << 12];
-
-__attribute__((noinline, aligned(64))) static void work(unsigned long n)
-{
-	volatile unsigned long x = 0;
-
-	while (n--)
-		x++;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 /* Local timer interrupts so far, over every CPU. */
 static unsigned long long timer_ticks(void)
