@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sessions: one per profiled process, keyed by its thread-group pid.
+ * Sessions: one per profiled process and kind, keyed by its thread-group
+ * pid and enum profil_kind.
  *
  * A session is ACTIVE from its start until a stop request, scale 0, exec,
  * a fault or exit; it never becomes active again. A stopped session stays
@@ -22,12 +23,16 @@
 #include <linux/pid.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
+#include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 
+#include "access.h"
 #include "attach.h"
+#include "collector.h"
 #include "lifecycle.h"
 #include "netlink.h"
 #include "regions.h"
@@ -85,6 +90,13 @@ static void pk_session_free_work(struct work_struct *work)
 	struct pk_session *s;
 
 	s = container_of(rwork, struct pk_session, free_rwork);
+	if (s->collector) {
+		u64 stats[PROFIL_STAT_MAX + 1];
+
+		/* Nothing counts for the session any more: final. */
+		pk_session_stats(s, stats);
+		pk_collector_image_final(s->collector, s->image, stats);
+	}
 	pk_params_free(rcu_dereference_protected(s->params, true));
 	mmdrop(s->mm);
 	put_pid(s->tgid);
@@ -109,17 +121,18 @@ void pk_session_put(struct pk_session *s)
 /**
  * pk_session_lookup() - the session of a process, unreferenced
  * @tgid: the process's thread-group pid
+ * @kind: enum profil_kind
  *
  * Context: any; the caller holds rcu_read_lock() or pk_table_lock,
  * and the result is valid in that section.
  * Return: the session, or NULL.
  */
-struct pk_session *pk_session_lookup(struct pid *tgid)
+struct pk_session *pk_session_lookup(struct pid *tgid, int kind)
 {
 	struct pk_session *s;
 
 	hash_for_each_possible_rcu(pk_table, s, hnode, (unsigned long)tgid)
-		if (s->tgid == tgid)
+		if (s->tgid == tgid && s->kind == kind)
 			return s;
 	return NULL;
 }
@@ -127,16 +140,17 @@ struct pk_session *pk_session_lookup(struct pid *tgid)
 /**
  * pk_session_find() - look up the session of a process
  * @tgid: the process's thread-group pid
+ * @kind: enum profil_kind
  *
  * Context: any.
  * Return: a referenced session, or NULL.
  */
-struct pk_session *pk_session_find(struct pid *tgid)
+struct pk_session *pk_session_find(struct pid *tgid, int kind)
 {
 	struct pk_session *s;
 
 	rcu_read_lock();
-	s = pk_session_lookup(tgid);
+	s = pk_session_lookup(tgid, kind);
 	if (s && !kref_get_unless_zero(&s->ref))
 		s = NULL;
 	rcu_read_unlock();
@@ -245,6 +259,8 @@ void pk_session_stop(struct pk_session *s, int reason, u64 addr)
 		queue_work(pk_wq, &s->teardown_work);
 	}
 	raw_spin_unlock_irqrestore(&s->lock, flags);
+	if (s->collector)
+		pk_collector_image_end(s->collector, s->image, reason, NULL);
 }
 
 /**
@@ -266,6 +282,38 @@ void pk_session_stop_sync(struct pk_session *s, int reason)
 	mutex_lock(&s->write_mutex);
 	mutex_unlock(&s->write_mutex);
 	flush_work(&s->teardown_work);
+}
+
+/**
+ * pk_session_end() - stop a session and forget it
+ * @s: the session
+ * @reason: enum profil_stop_reason
+ *
+ * As pk_session_stop_sync(), and the table lets go of @s: a kernel-held
+ * session whose collector is gone is not reported any more.
+ *
+ * Context: process context, may sleep.
+ */
+void pk_session_end(struct pk_session *s, int reason)
+{
+	pk_session_stop_sync(s, reason);
+	pk_table_remove(s);
+}
+
+/**
+ * pk_sessions_flush() - let stopped sessions' teardowns and frees finish
+ *
+ * A collector's images get their final accounting as their sessions are
+ * freed, from RCU work items: a read of the profile waits for those
+ * already on their way.
+ *
+ * Context: process context, may sleep.
+ */
+void pk_sessions_flush(void)
+{
+	flush_workqueue(pk_wq);
+	rcu_barrier();
+	flush_workqueue(pk_wq);
 }
 
 /*
@@ -314,7 +362,10 @@ struct pk_params *pk_params_dup(const struct pk_params *req)
 
 	if (!p)
 		return NULL;
-	pk_regions_get(p->regions);
+	if (p->collector)
+		pk_collector_get(p->collector);
+	else
+		pk_regions_get(p->regions);
 	/* Once here, so that no tick divides by the rate. */
 	p->period = p->rate ? NSEC_PER_SEC / p->rate : 0;
 	do {
@@ -328,7 +379,10 @@ void pk_params_free(struct pk_params *p)
 {
 	if (!p)
 		return;
-	pk_regions_put(p->regions);
+	if (p->collector)
+		pk_collector_put(p->collector);
+	else
+		pk_regions_put(p->regions);
 	kfree(p);
 }
 
@@ -356,6 +410,8 @@ static struct pk_session *pk_session_alloc(struct task_struct *leader,
 
 	s->mm = mm;
 	s->tgid = get_pid(task_tgid(leader));
+	s->kind = req->collector ? PROFIL_KIND_HELD : PROFIL_KIND_BUFFER;
+	s->collector = params->collector;
 	RCU_INIT_POINTER(s->params, params);
 	s->state = PROFIL_STATE_ACTIVE;
 	raw_spin_lock_init(&s->lock);
@@ -365,6 +421,15 @@ static struct pk_session *pk_session_alloc(struct task_struct *leader,
 	INIT_HLIST_NODE(&s->hnode);
 	INIT_WORK(&s->teardown_work, pk_session_teardown);
 	kref_init(&s->ref);
+	if (s->collector) {
+		s->image = pk_collector_image_add(s->collector, s, leader,
+						  req->parent_image);
+		err = pk_collector_closed(s->collector) ? -ESHUTDOWN : -ENOSPC;
+		if (!s->image) {
+			pk_session_put(s);
+			return ERR_PTR(err);
+		}
+	}
 	return s;
 
 err_free:
@@ -561,7 +626,9 @@ int pk_session_start(struct task_struct *leader, const struct pk_params *req,
 	lock = pk_start_lock(task_tgid(leader));
 	if (IS_ERR(lock))
 		return PTR_ERR(lock);
-	old = pk_session_find(task_tgid(leader));
+	old = pk_session_find(task_tgid(leader), req->collector ?
+							 PROFIL_KIND_HELD :
+							 PROFIL_KIND_BUFFER);
 	if (old && how == PK_START_UNLESS_ANY) {
 		err = -EEXIST;
 		goto out_put_old;
@@ -611,6 +678,9 @@ int pk_session_start(struct task_struct *leader, const struct pk_params *req,
 		goto out_put_old;
 	}
 	pk_session_check_gone(s, leader);
+	/* A collector closed meanwhile found no session to end yet. */
+	if (s->collector && pk_collector_closed(s->collector))
+		pk_session_end(s, PROFIL_STOP_CLOSED);
 out_put_old:
 	if (old)
 		pk_session_put(old);
@@ -624,33 +694,99 @@ err_put_new:
 	goto out_put_old;
 }
 
+/*
+ * task_work of a process that exec'd, queued by pk_session_exec() with a
+ * reference on @s, its old image's kernel-held session: the new image
+ * gets a session of its own, before it first runs in user mode. The
+ * administrator's switches apply, as to a fork's child.
+ */
+static void pk_session_follow(struct callback_head *head)
+{
+	struct pk_session *s =
+		container_of(head, struct pk_session, follow_work);
+	struct pk_params req;
+
+	/* A stopped session's parameters stay until it is freed. */
+	req = *rcu_dereference_protected(s->params, true);
+	req.parent_image = s->image;
+	req.generation = 0;
+	if (!(current->flags & PF_EXITING) &&
+	    !pk_collector_closed(s->collector) && pk_start_allowed(false) &&
+	    (pk_rides_tick(req.rate) || pk_timer_clock_allowed(false)) &&
+	    pk_session_start(current, &req, PK_START_REPLACE))
+		pr_debug("process %d: new image not followed\n", current->tgid);
+	pk_session_put(s);
+	module_put(THIS_MODULE);
+}
+
+/*
+ * A kernel-held session's process exec'd: its image ends, and the new one
+ * is followed, unless the exec raised privileges (a setuid, setgid or
+ * file-capability image made the address space undumpable, which is where
+ * perf stops too, in begin_new_exec()). Context: as pk_session_exec().
+ */
+static void pk_session_exec_held(struct pk_session *s, struct task_struct *task)
+{
+	bool secure = get_dumpable(task->mm) != SUID_DUMP_USER;
+
+	if (!pk_session_is_active(s))
+		return;
+	pk_session_stop(s, secure ? PROFIL_STOP_SECURE_EXEC : PROFIL_STOP_EXEC,
+			0);
+	if (secure || !try_module_get(THIS_MODULE))
+		return;
+	kref_get(&s->ref);
+	init_task_work(&s->follow_work, pk_session_follow);
+	if (task_work_add(task, &s->follow_work, TWA_RESUME)) {
+		pk_session_put(s);
+		module_put(THIS_MODULE);
+	}
+}
+
 /**
- * pk_session_exec() - a process called execve(): profiling goes off
+ * pk_session_exec() - a process called execve()
  * @task: current, after the new image is in place
+ *
+ * A buffer session goes off, as profil(2) has it; a kernel-held one
+ * follows the new image.
  *
  * Context: the sched_process_exec tracepoint, preemption disabled.
  */
 void pk_session_exec(struct task_struct *task)
 {
-	struct pk_session *s = pk_session_find(task_tgid(task));
+	struct pk_session *s;
 
+	s = pk_session_find(task_tgid(task), PROFIL_KIND_BUFFER);
 	if (s) {
 		pk_session_stop(s, PROFIL_STOP_EXEC, 0);
+		pk_session_put(s);
+	}
+	s = pk_session_find(task_tgid(task), PROFIL_KIND_HELD);
+	if (s) {
+		pk_session_exec_held(s, task);
 		pk_session_put(s);
 	}
 }
 
 /**
- * pk_session_exit() - a process is gone: forget its session
+ * pk_session_exit() - a process is gone: forget its sessions
  * @task: current, the last thread of its group to exit
  *
  * Context: the sched_process_exit tracepoint, preemption disabled.
  */
 void pk_session_exit(struct task_struct *task)
 {
-	struct pk_session *s = pk_session_find(task_tgid(task));
+	struct pk_session *s;
+	int kind;
 
-	if (s) {
+	for (kind = 0; kind <= PROFIL_KIND_MAX; kind++) {
+		s = pk_session_find(task_tgid(task), kind);
+		if (!s)
+			continue;
+		/* Its last command name, before the stop's. */
+		if (s->collector)
+			pk_collector_image_end(s->collector, s->image,
+					       PROFIL_STOP_EXIT, task);
 		pk_session_stop(s, PROFIL_STOP_EXIT, 0);
 		pk_table_remove(s);
 		pk_session_put(s);

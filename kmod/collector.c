@@ -1,0 +1,890 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Profiles the kernel holds: what kernel-held sessions count into.
+ *
+ * A collector is the profile of one netlink socket, made by its first
+ * PROFIL_CMD_COLLECT and closed with the socket (NETLINK_URELEASE). It
+ * holds three tables, all allocated at its making by the task that asked,
+ * charged to that task's memory cgroup and never grown, so a profile's
+ * memory is bounded from the start and the profiled threads never
+ * allocate:
+ *
+ *  - images: one per process image followed, a process from its fork or
+ *    exec to its exit or next exec, with its pid, command, parent image
+ *    and, once its session is gone, its final tick accounting;
+ *  - objects: the files (and the vDSO, and anonymous memory) the samples
+ *    fell in, by device, inode, generation and ctime, with the path they
+ *    were first seen at, so that user space finds the ELF file, and
+ *    tells a file replaced since from the one that ran;
+ *  - samples: ticks by (image, object, offset), an open-addressing hash
+ *    table; offsets are file offsets, which user space turns into the
+ *    object's link-time addresses.
+ *
+ * Entries are added under @lock, a raw spinlock, since image ends come
+ * from the exec and exit tracepoints with preemption off. A sample entry
+ * found is counted without it: its fields are written before its image
+ * is published with a release store, and its count is atomic.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/dcache.h>
+#include <linux/fs.h>
+#include <linux/hash.h>
+#include <linux/kdev_t.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/mutex.h>
+#include <linux/netlink.h>
+#include <linux/notifier.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <net/net_namespace.h>
+#include <net/netlink.h>
+
+#include "collector.h"
+#include "compat.h"
+#include "session.h"
+
+/* Objects a profile keeps, and bytes for their paths. */
+#define PK_OBJECTS_MAX 16384
+#define PK_NAMES_BYTES BIT(20)
+/* Slots probed for an entry before the sample table counts as full. */
+#define PK_PROBE_MAX 32
+
+/**
+ * struct pk_image - one process image of a profile
+ * @session: its session while that exists (unreferenced: the session
+ *	clears it, under the collector's lock, before it is freed)
+ * @pid: in the collector's PID namespace
+ * @parent: the image it came from, 0 for one the collector named
+ * @exe: its executable's object, 0 if unknown
+ * @reason: enum profil_stop_reason, PROFIL_STOP_NONE while followed
+ * @final: @stats hold its session's last accounting
+ * @comm: its command name, at its end
+ * @stats: the final accounting, indexed by enum profil_stat
+ */
+struct pk_image {
+	struct pk_session *session;
+	u32 pid;
+	u32 parent;
+	u32 exe;
+	int reason;
+	bool final;
+	char comm[TASK_COMM_LEN];
+	u64 stats[PROFIL_STAT_MAX + 1];
+};
+
+/* One object; @name is the offset of its NUL-terminated path in names. */
+struct pk_object {
+	u64 ino;
+	u64 ctime;
+	u32 dev;
+	u32 generation;
+	u32 kind;
+	u32 name;
+};
+
+/* One sample entry; @image 0 marks it free. */
+struct pk_sample {
+	u32 image;
+	u32 object;
+	u64 offset;
+	atomic64_t count;
+};
+
+/**
+ * struct pk_collector - the profile of one netlink socket
+ * @node: in pk_collectors, under pk_collectors_mutex, until closed
+ * @net: the socket's network namespace (not referenced: only compared)
+ * @portid: the socket's port id
+ * @pidns: the PID namespace pids are reported in, the requester's
+ * @ref: the list, each session's parameters, each dump hold one
+ * @lock: protects the additions below, @closed and the images' fields
+ * @closed: the socket is gone; nothing is followed any more
+ * @images: the image table, @images_max entries
+ * @nr_images: images in it, ids 1 to @nr_images
+ * @images_max: its size
+ * @images_lost: processes not followed for want of room
+ * @objects: the object table, PK_OBJECTS_MAX entries
+ * @nr_objects: objects in it, ids 1 to @nr_objects
+ * @object_index: object ids by (dev, ino), open addressing
+ * @object_mask: @object_index's size - 1
+ * @names: the objects' paths, PK_NAMES_BYTES
+ * @names_used: bytes of @names taken
+ * @samples: the sample table, open addressing
+ * @sample_mask: its size - 1
+ * @nr_samples: entries used
+ * @samples_max: the most entries used
+ * @bytes: what the tables take
+ */
+struct pk_collector {
+	struct list_head node;
+	struct net *net;
+	u32 portid;
+	struct pid_namespace *pidns;
+	struct kref ref;
+	raw_spinlock_t lock; /* additions, from any context but the tick */
+	bool closed;
+	struct pk_image *images;
+	u32 nr_images;
+	u32 images_max;
+	u64 images_lost;
+	struct pk_object *objects;
+	u32 nr_objects;
+	u32 *object_index;
+	u32 object_mask;
+	char *names;
+	u32 names_used;
+	struct pk_sample *samples;
+	u32 sample_mask;
+	u32 nr_samples;
+	u32 samples_max;
+	size_t bytes;
+};
+
+static u32 pk_object_of(struct pk_collector *c, struct vm_area_struct *vma);
+
+static LIST_HEAD(pk_collectors);
+static DEFINE_MUTEX(pk_collectors_mutex);
+
+static void pk_collector_free(struct pk_collector *c)
+{
+	kvfree(c->images);
+	kvfree(c->objects);
+	kvfree(c->object_index);
+	kvfree(c->names);
+	kvfree(c->samples);
+	if (c->pidns)
+		put_pid_ns(c->pidns);
+	kfree(c);
+}
+
+static void pk_collector_release(struct kref *ref)
+{
+	pk_collector_free(container_of(ref, struct pk_collector, ref));
+}
+
+void pk_collector_get(struct pk_collector *c)
+{
+	kref_get(&c->ref);
+}
+
+/* Context: process context (kvfree()). */
+void pk_collector_put(struct pk_collector *c)
+{
+	kref_put(&c->ref, pk_collector_release);
+}
+
+static void *pk_table_alloc(struct pk_collector *c, size_t n, size_t size)
+{
+	void *p = kvcalloc(n, size, GFP_KERNEL_ACCOUNT);
+
+	if (p)
+		c->bytes += n * size;
+	return p;
+}
+
+static struct pk_collector *pk_collector_alloc(struct net *net, u32 portid,
+					       u32 images_max, u32 samples_max)
+{
+	struct pk_collector *c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
+	u32 slots = roundup_pow_of_two(samples_max) * 2;
+
+	if (!c)
+		return NULL;
+	c->net = net;
+	c->portid = portid;
+	kref_init(&c->ref);
+	raw_spin_lock_init(&c->lock);
+	c->images_max = images_max;
+	c->samples_max = samples_max;
+	c->sample_mask = slots - 1;
+	c->object_mask = PK_OBJECTS_MAX * 2 - 1;
+	c->images = pk_table_alloc(c, images_max, sizeof(*c->images));
+	c->objects = pk_table_alloc(c, PK_OBJECTS_MAX, sizeof(*c->objects));
+	c->object_index = pk_table_alloc(c, c->object_mask + 1, sizeof(u32));
+	c->names = pk_table_alloc(c, PK_NAMES_BYTES, 1);
+	c->samples = pk_table_alloc(c, slots, sizeof(*c->samples));
+	if (!c->images || !c->objects || !c->object_index || !c->names ||
+	    !c->samples) {
+		pk_collector_free(c);
+		return NULL;
+	}
+	c->pidns = get_pid_ns(task_active_pid_ns(current));
+	return c;
+}
+
+/* Caller holds pk_collectors_mutex. */
+static struct pk_collector *pk_collector_lookup(struct net *net, u32 portid)
+{
+	struct pk_collector *c;
+
+	list_for_each_entry(c, &pk_collectors, node)
+		if (c->net == net && c->portid == portid)
+			return c;
+	return NULL;
+}
+
+/**
+ * pk_collector_find() - the open collector of a socket
+ * @net: the socket's namespace
+ * @portid: its port id
+ *
+ * Context: process context.
+ * Return: a referenced collector, or NULL.
+ */
+struct pk_collector *pk_collector_find(struct net *net, u32 portid)
+{
+	struct pk_collector *c;
+
+	mutex_lock(&pk_collectors_mutex);
+	c = pk_collector_lookup(net, portid);
+	if (c)
+		pk_collector_get(c);
+	mutex_unlock(&pk_collectors_mutex);
+	return c;
+}
+
+/**
+ * pk_collector_get_or_create() - the collector of a socket, made if new
+ * @net: the socket's namespace
+ * @portid: its port id
+ * @images_max: for a new one, the most images it keeps
+ * @samples_max: for a new one, the most sample entries
+ *
+ * Context: process context: the request of the socket's owner, whose
+ * memory cgroup the tables are charged to.
+ * Return: a referenced collector, or an ERR_PTR().
+ */
+struct pk_collector *pk_collector_get_or_create(struct net *net, u32 portid,
+						u32 images_max, u32 samples_max)
+{
+	struct pk_collector *c;
+
+	mutex_lock(&pk_collectors_mutex);
+	c = pk_collector_lookup(net, portid);
+	if (!c) {
+		c = pk_collector_alloc(net, portid, images_max, samples_max);
+		if (!c) {
+			mutex_unlock(&pk_collectors_mutex);
+			return ERR_PTR(-ENOMEM);
+		}
+		/* The list's reference, dropped at close. */
+		list_add(&c->node, &pk_collectors);
+	}
+	pk_collector_get(c);
+	mutex_unlock(&pk_collectors_mutex);
+	return c;
+}
+
+/**
+ * pk_collector_image_add() - a new image for a session being made
+ * @c: the collector
+ * @s: the session, which the image points to until it is gone
+ * @leader: a thread of its process
+ * @parent: the image it came from, or 0
+ *
+ * Context: process context; @leader is current or stopped by its tracer.
+ * Return: the image's id, or 0 if the collector is closed or full.
+ */
+u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
+			   struct task_struct *leader, u32 parent)
+{
+	struct vm_area_struct *vma;
+	struct pk_image *img;
+	u32 id = 0, exe = 0;
+
+	/* The executable: the file whose text the ELF loader put there. */
+	if (!mmap_read_lock_killable(s->mm)) {
+		vma = vma_lookup(s->mm, s->mm->start_code);
+		if (vma && vma->vm_file)
+			exe = pk_object_of(c, vma);
+		mmap_read_unlock(s->mm);
+	}
+
+	raw_spin_lock(&c->lock);
+	if (c->closed)
+		goto unlock;
+	if (c->nr_images == c->images_max) {
+		c->images_lost++;
+		goto unlock;
+	}
+	img = &c->images[c->nr_images];
+	img->session = s;
+	img->pid = task_tgid_nr_ns(leader, c->pidns);
+	img->parent = parent;
+	img->exe = exe;
+	get_task_comm(img->comm, leader);
+	id = ++c->nr_images;
+unlock:
+	raw_spin_unlock(&c->lock);
+	return id;
+}
+
+/**
+ * pk_collector_image_end() - an image's session stopped
+ * @c: the collector
+ * @image: the image's id
+ * @reason: enum profil_stop_reason
+ * @task: a thread of its process, for the command name, or NULL
+ *
+ * Context: any but hard interrupt.
+ */
+void pk_collector_image_end(struct pk_collector *c, u32 image, int reason,
+			    struct task_struct *task)
+{
+	struct pk_image *img;
+	unsigned long flags;
+
+	if (!image)
+		return;
+	raw_spin_lock_irqsave(&c->lock, flags);
+	img = &c->images[image - 1];
+	if (img->reason == PROFIL_STOP_NONE) {
+		img->reason = reason;
+		if (task)
+			get_task_comm(img->comm, task);
+	}
+	raw_spin_unlock_irqrestore(&c->lock, flags);
+}
+
+/**
+ * pk_collector_image_final() - an image's session is being freed
+ * @c: the collector
+ * @image: the image's id
+ * @stats: its session's accounting, now final
+ *
+ * Context: process context.
+ */
+void pk_collector_image_final(struct pk_collector *c, u32 image,
+			      const u64 *stats)
+{
+	struct pk_image *img;
+
+	if (!image)
+		return;
+	raw_spin_lock(&c->lock);
+	img = &c->images[image - 1];
+	memcpy(img->stats, stats, sizeof(img->stats));
+	img->final = true;
+	img->session = NULL;
+	raw_spin_unlock(&c->lock);
+}
+
+/* Where the search for an object key starts. */
+static u32 pk_object_hash(u32 dev, u64 ino)
+{
+	return hash_64(ino ^ ((u64)dev << 32), 32);
+}
+
+static bool pk_object_match(const struct pk_collector *c,
+			    const struct pk_object *o,
+			    const struct pk_object *k, const char *name)
+{
+	if (o->kind != k->kind || o->dev != k->dev || o->ino != k->ino ||
+	    o->generation != k->generation || o->ctime != k->ctime)
+		return false;
+	return k->kind != PROFIL_OBJECT_SPECIAL ||
+	       !strcmp(c->names + o->name, name);
+}
+
+/*
+ * The id of the object @k (and @name for a special mapping), or 0.
+ * @slot: where the search ended: the free index slot for an insertion.
+ * Caller holds c->lock.
+ */
+static u32 pk_object_lookup(struct pk_collector *c, const struct pk_object *k,
+			    const char *name, u32 *slot)
+{
+	u32 i = pk_object_hash(k->dev, k->ino), id;
+
+	for (;; i++) {
+		i &= c->object_mask;
+		id = c->object_index[i];
+		if (!id || pk_object_match(c, &c->objects[id - 1], k, name))
+			break;
+	}
+	*slot = i;
+	return id;
+}
+
+/* Add @k with its @path; 0 if there is no room. Caller holds c->lock. */
+static u32 pk_object_insert(struct pk_collector *c, const struct pk_object *k,
+			    const char *path, u32 slot)
+{
+	size_t len = strlen(path) + 1;
+	struct pk_object *o;
+
+	/* The index is twice the objects: it always has a free slot. */
+	if (c->nr_objects == PK_OBJECTS_MAX ||
+	    len > PK_NAMES_BYTES - c->names_used)
+		return 0;
+	o = &c->objects[c->nr_objects];
+	*o = *k;
+	o->name = c->names_used;
+	memcpy(c->names + c->names_used, path, len);
+	c->names_used += len;
+	c->object_index[slot] = ++c->nr_objects;
+	return c->nr_objects;
+}
+
+/*
+ * The object of @vma, added if new, and the key it was found by.
+ * Context: process context, mmap_lock of @vma's mm held.
+ * Return: its id, or 0 if there is no room for it.
+ */
+static u32 pk_object_of(struct pk_collector *c, struct vm_area_struct *vma)
+{
+	struct pk_object k = {};
+	const char *name = NULL, *path;
+	char *buf = NULL;
+	u32 id, slot;
+
+	if (vma->vm_file) {
+		struct inode *inode = file_inode(vma->vm_file);
+		struct timespec64 ct = pk_inode_ctime(inode);
+
+		k.kind = PROFIL_OBJECT_FILE;
+		k.dev = new_encode_dev(inode->i_sb->s_dev);
+		k.ino = inode->i_ino;
+		k.generation = inode->i_generation;
+		k.ctime = timespec64_to_ns(&ct);
+	} else if (vma->vm_ops && vma->vm_ops->name) {
+		k.kind = PROFIL_OBJECT_SPECIAL;
+		name = vma->vm_ops->name(vma);
+	}
+	if (k.kind == PROFIL_OBJECT_SPECIAL && !name)
+		k.kind = PROFIL_OBJECT_ANON;
+
+	raw_spin_lock(&c->lock);
+	id = pk_object_lookup(c, &k, name, &slot);
+	raw_spin_unlock(&c->lock);
+	if (id)
+		return id;
+
+	/* New: its path, with the lock dropped; d_path() may take long. */
+	switch (k.kind) {
+	case PROFIL_OBJECT_FILE:
+		buf = kmalloc(PATH_MAX, GFP_KERNEL);
+		if (!buf)
+			return 0;
+		path = d_path(&vma->vm_file->f_path, buf, PATH_MAX);
+		if (IS_ERR(path))
+			path = "[unreachable]";
+		break;
+	case PROFIL_OBJECT_SPECIAL:
+		path = name;
+		break;
+	default:
+		path = "[anon]";
+		break;
+	}
+	raw_spin_lock(&c->lock);
+	id = pk_object_lookup(c, &k, name, &slot);
+	if (!id)
+		id = pk_object_insert(c, &k, path, slot);
+	raw_spin_unlock(&c->lock);
+	kfree(buf);
+	return id;
+}
+
+static u32 pk_sample_hash(u32 image, u32 object, u64 offset)
+{
+	return hash_64(offset ^ ((u64)image << 40) ^ ((u64)object << 20), 32);
+}
+
+/*
+ * Add @count to the entry (@image, @object, @offset), made if new.
+ * Return: false if the table has no room for it.
+ * Context: process context, any lock but c->lock.
+ */
+static bool pk_sample_add(struct pk_collector *c, u32 image, u32 object,
+			  u64 offset, u32 count)
+{
+	u32 h = pk_sample_hash(image, object, offset), i, n;
+	struct pk_sample *e;
+	bool locked = false;
+
+	for (n = 0, i = h;; n++, i++) {
+		e = &c->samples[i & c->sample_mask];
+		/* Pairs with the release store below: fields before image. */
+		if (!smp_load_acquire(&e->image)) {
+			/* Free: claim it under the lock, or see who did. */
+			if (!locked) {
+				raw_spin_lock(&c->lock);
+				locked = true;
+				/* As above: a claimer's fields before its image. */
+				if (smp_load_acquire(&e->image))
+					goto check;
+			}
+			if (c->nr_samples == c->samples_max ||
+			    n >= PK_PROBE_MAX)
+				break;
+			e->object = object;
+			e->offset = offset;
+			atomic64_set(&e->count, count);
+			/* Publish: the fields before the image that marks use. */
+			smp_store_release(&e->image, image);
+			c->nr_samples++;
+			raw_spin_unlock(&c->lock);
+			return true;
+		}
+check:
+		if (e->image == image && e->object == object &&
+		    e->offset == offset) {
+			if (locked)
+				raw_spin_unlock(&c->lock);
+			atomic64_add(count, &e->count);
+			return true;
+		}
+		if (n >= PK_PROBE_MAX)
+			break;
+	}
+	if (locked)
+		raw_spin_unlock(&c->lock);
+	return false;
+}
+
+/**
+ * pk_collect_pc() - attribute ticks at a user PC to a session's profile
+ * @s: the kernel-held session
+ * @pc: the user PC
+ * @count: the ticks there
+ *
+ * The mapping that holds @pc now is the one that held it at the tick:
+ * the thread has not run user code since, and a mapping change by
+ * another thread in between would have taken the lock this waits for
+ * only with a trylock. The address space is the session's, which
+ * outlives the thread's own reference to it (exit_mm() runs before the
+ * exit's task_work) for as long as another thread uses it.
+ *
+ * Context: process context, task_work of a thread of @s's process.
+ * Return: &enum pk_collect.
+ */
+enum pk_collect pk_collect_pc(struct pk_session *s, u64 pc, u32 count)
+{
+	struct pk_collector *c = pk_session_collector(s);
+	struct mm_struct *mm = s->mm;
+	struct vm_area_struct *vma;
+	enum pk_collect ret;
+	u32 object = 0;
+	u64 offset = 0;
+
+	if (!s->image)
+		return PK_COLLECT_FULL;
+	if (!mmget_not_zero(mm))
+		return PK_COLLECT_GONE;
+	if (!mmap_read_trylock(mm)) {
+		mmput(mm);
+		return PK_COLLECT_BUSY;
+	}
+	vma = vma_lookup(mm, pc);
+	if (vma) {
+		object = pk_object_of(c, vma);
+		if (vma->vm_file)
+			offset = pc - vma->vm_start +
+				 ((u64)vma->vm_pgoff << PAGE_SHIFT);
+		else if (vma->vm_ops && vma->vm_ops->name)
+			offset = pc - vma->vm_start;
+		else
+			offset = pc;
+	}
+	mmap_read_unlock(mm);
+	mmput(mm);
+
+	if (!vma)
+		ret = PK_COLLECT_OUTSIDE;
+	else if (!object || !pk_sample_add(c, s->image, object, offset, count))
+		ret = PK_COLLECT_FULL;
+	else
+		ret = PK_COLLECT_ADDED;
+	return ret;
+}
+
+/*
+ * Stop every session of @c, which its socket's release made unreachable,
+ * and drop the list's reference. The sessions leave the session table:
+ * their processes run on unaffected, and the tables are freed once the
+ * last of them is.
+ * Context: process context.
+ */
+static void pk_collector_close(struct pk_collector *c)
+{
+	struct pk_session *s;
+	u32 i = 0;
+
+	for (;;) {
+		s = NULL;
+		raw_spin_lock(&c->lock);
+		c->closed = true;
+		for (; i < c->nr_images; i++) {
+			s = c->images[i].session;
+			if (s && pk_session_tryget(s))
+				break;
+			s = NULL;
+		}
+		raw_spin_unlock(&c->lock);
+		if (!s)
+			break;
+		pk_session_end(s, PROFIL_STOP_CLOSED);
+		pk_session_put(s);
+		i++;
+	}
+	pk_collector_put(c);
+}
+
+/**
+ * pk_collector_closed() - whether @c's socket is gone
+ * @c: the collector
+ *
+ * Context: any but hard interrupt.
+ */
+bool pk_collector_closed(struct pk_collector *c)
+{
+	bool closed;
+
+	raw_spin_lock(&c->lock);
+	closed = c->closed;
+	raw_spin_unlock(&c->lock);
+	return closed;
+}
+
+/* NETLINK_URELEASE: a socket is gone, and its profile with it. */
+static int pk_netlink_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct netlink_notify *n = ptr;
+	struct pk_collector *c;
+
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC)
+		return NOTIFY_DONE;
+	mutex_lock(&pk_collectors_mutex);
+	c = pk_collector_lookup(n->net, n->portid);
+	if (c)
+		list_del(&c->node);
+	mutex_unlock(&pk_collectors_mutex);
+	if (c)
+		pk_collector_close(c);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block pk_netlink_notifier = {
+	.notifier_call = pk_netlink_event,
+};
+
+static int pk_put_stats(struct sk_buff *skb, int type, const u64 *stats,
+			int first, int last, int pad)
+{
+	struct nlattr *nest = nla_nest_start(skb, type);
+	int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = first; i <= last; i++)
+		if (nla_put_u64_64bit(skb, i, stats[i], pad))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int pk_put_image(struct sk_buff *skb, struct pk_collector *c, u32 i)
+{
+	u64 stats[PROFIL_STAT_MAX + 1] = {};
+	struct pk_session *s = NULL;
+	struct pk_image img;
+	struct nlattr *nest;
+
+	raw_spin_lock(&c->lock);
+	img = c->images[i];
+	if (!img.final && img.session && pk_session_tryget(img.session))
+		s = img.session;
+	raw_spin_unlock(&c->lock);
+	if (s) {
+		pk_session_stats(s, stats);
+		pk_session_put(s);
+	} else if (img.final) {
+		memcpy(stats, img.stats, sizeof(stats));
+	}
+
+	nest = nla_nest_start(skb, PROFIL_ATTR_IMAGE);
+	if (!nest || nla_put_u32(skb, PROFIL_IMAGE_ID, i + 1) ||
+	    nla_put_u32(skb, PROFIL_IMAGE_PARENT, img.parent) ||
+	    nla_put_u32(skb, PROFIL_IMAGE_PID, img.pid) ||
+	    nla_put_string(skb, PROFIL_IMAGE_COMM, img.comm) ||
+	    nla_put_u32(skb, PROFIL_IMAGE_EXE, img.exe) ||
+	    nla_put_u32(skb, PROFIL_IMAGE_REASON, img.reason) ||
+	    pk_put_stats(skb, PROFIL_IMAGE_STATS, stats, PROFIL_STAT_TICKS,
+			 PROFIL_STAT_MAX, PROFIL_STAT_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int pk_put_object(struct sk_buff *skb, struct pk_collector *c, u32 i)
+{
+	const struct pk_object *o = &c->objects[i];
+	struct nlattr *nest = nla_nest_start(skb, PROFIL_ATTR_OBJECT);
+
+	/* Objects never change once added: no lock to read one. */
+	if (!nest || nla_put_u32(skb, PROFIL_OBJECT_ID, i + 1) ||
+	    nla_put_u32(skb, PROFIL_OBJECT_KIND, o->kind) ||
+	    nla_put_u32(skb, PROFIL_OBJECT_DEV, o->dev) ||
+	    nla_put_u64_64bit(skb, PROFIL_OBJECT_INO, o->ino,
+			      PROFIL_OBJECT_PAD) ||
+	    nla_put_u32(skb, PROFIL_OBJECT_GENERATION, o->generation) ||
+	    nla_put_u64_64bit(skb, PROFIL_OBJECT_CTIME, o->ctime,
+			      PROFIL_OBJECT_PAD) ||
+	    nla_put_string(skb, PROFIL_OBJECT_PATH, c->names + o->name))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * One PROFIL_ATTR_SAMPLES of the used entries from slot *@pos on, as many
+ * as fit; *@pos moves past them. Return: entries put, or -EMSGSIZE.
+ */
+static int pk_put_samples(struct sk_buff *skb, struct pk_collector *c,
+			  unsigned long *pos)
+{
+	int room = skb_tailroom(skb) - nla_total_size(0) - 16;
+	u32 max = room > 0 ? room / sizeof(struct profil_sample) : 0;
+	struct profil_sample *out;
+	struct nlattr *attr;
+	unsigned long i;
+	u32 n = 0, image;
+
+	if (!max)
+		return -EMSGSIZE;
+	attr = nla_reserve(skb, PROFIL_ATTR_SAMPLES, max * sizeof(*out));
+	if (!attr)
+		return -EMSGSIZE;
+	out = nla_data(attr);
+	for (i = *pos; i <= c->sample_mask && n < max; i++) {
+		const struct pk_sample *e = &c->samples[i];
+
+		/* Pairs with pk_sample_add()'s release: fields after image. */
+		image = smp_load_acquire(&e->image);
+		if (!image)
+			continue;
+		out[n].image = image;
+		out[n].object = e->object;
+		out[n].offset = e->offset;
+		out[n].count = atomic64_read(&e->count);
+		n++;
+	}
+	*pos = i;
+	/* Give back what was reserved and not used. */
+	nlmsg_trim(skb, (char *)attr + nla_total_size(n * sizeof(*out)));
+	attr->nla_len = nla_attr_size(n * sizeof(*out));
+	return n;
+}
+
+static int pk_put_profile_stats(struct sk_buff *skb, struct pk_collector *c)
+{
+	u64 stats[PROFIL_PROFILE_MAX + 1] = {};
+
+	raw_spin_lock(&c->lock);
+	stats[PROFIL_PROFILE_IMAGES] = c->nr_images;
+	stats[PROFIL_PROFILE_IMAGES_LOST] = c->images_lost;
+	stats[PROFIL_PROFILE_OBJECTS] = c->nr_objects;
+	stats[PROFIL_PROFILE_SAMPLES] = c->nr_samples;
+	stats[PROFIL_PROFILE_BYTES] = c->bytes;
+	raw_spin_unlock(&c->lock);
+	return pk_put_stats(skb, PROFIL_ATTR_PROFILE_STATS, stats,
+			    PROFIL_PROFILE_IMAGES, PROFIL_PROFILE_MAX,
+			    PROFIL_PROFILE_PAD);
+}
+
+/**
+ * pk_collector_fill() - put the next part of a profile in a dump message
+ * @skb: the message, its header put
+ * @c: the collector
+ * @phase: enum pk_fill_phase, where the dump is
+ * @pos: the index in that phase's table
+ *
+ * Images first, then objects (all the images' samples name), then the
+ * samples, then the profile's own counts: whatever a sample names was
+ * sent before it.
+ *
+ * Context: process context.
+ * Return: 0 when something was put (the dump goes on while @phase is not
+ * PK_FILL_DONE), or -EMSGSIZE when nothing fitted.
+ */
+int pk_collector_fill(struct sk_buff *skb, struct pk_collector *c,
+		      unsigned long *phase, unsigned long *pos)
+{
+	bool put = false;
+	u32 n;
+
+	while (*phase != PK_FILL_DONE) {
+		switch (*phase) {
+		case PK_FILL_IMAGES:
+			raw_spin_lock(&c->lock);
+			n = c->nr_images;
+			raw_spin_unlock(&c->lock);
+			if (*pos < n) {
+				if (pk_put_image(skb, c, *pos))
+					goto full;
+				++*pos;
+				put = true;
+				continue;
+			}
+			break;
+		case PK_FILL_OBJECTS:
+			raw_spin_lock(&c->lock);
+			n = c->nr_objects;
+			raw_spin_unlock(&c->lock);
+			if (*pos < n) {
+				if (pk_put_object(skb, c, *pos))
+					goto full;
+				++*pos;
+				put = true;
+				continue;
+			}
+			break;
+		case PK_FILL_SAMPLES:
+			if (*pos <= c->sample_mask) {
+				if (pk_put_samples(skb, c, pos) < 0)
+					goto full;
+				put = true;
+				continue;
+			}
+			break;
+		case PK_FILL_STATS:
+			if (pk_put_profile_stats(skb, c))
+				goto full;
+			put = true;
+			break;
+		}
+		++*phase;
+		*pos = 0;
+	}
+	return 0;
+full:
+	return put ? 0 : -EMSGSIZE;
+}
+
+int pk_collectors_init(void)
+{
+	return netlink_register_notifier(&pk_netlink_notifier);
+}
+
+/* Context: module exit; no session is left, nor any request. */
+void pk_collectors_exit(void)
+{
+	struct pk_collector *c, *tmp;
+
+	netlink_unregister_notifier(&pk_netlink_notifier);
+	mutex_lock(&pk_collectors_mutex);
+	list_for_each_entry_safe(c, tmp, &pk_collectors, node) {
+		list_del(&c->node);
+		pk_collector_put(c);
+	}
+	mutex_unlock(&pk_collectors_mutex);
+}
