@@ -382,6 +382,51 @@ static inline int pnl_get(struct pnl *nl, uint32_t pid, struct pnl_status *st)
 	return pnl_talk(nl, nlh, pnl_data_cb, &r);
 }
 
+/* COLLECT @pid (0: the caller) at @rate (0: the default); 0 or -errno. */
+static inline int pnl_collect(struct pnl *nl, uint32_t pid, uint32_t rate)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct pnl_reply r = { .nl = nl };
+	struct nlmsghdr *nlh;
+
+	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_COLLECT, PROFIL_GENL_VERSION);
+	if (pid)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, pid);
+	if (rate)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, rate);
+	return pnl_talk(nl, nlh, NULL, &r);
+}
+
+/* GET of @pid's (0: the caller's) session of @kind; 0 or -errno. */
+static inline int pnl_get_kind(struct pnl *nl, uint32_t pid, uint32_t kind,
+			       struct pnl_status *st)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct pnl_reply r = { .nl = nl, .status = st };
+	struct nlmsghdr *nlh;
+
+	memset(st, 0, sizeof(*st));
+	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_GET, PROFIL_GENL_VERSION);
+	if (pid)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, pid);
+	mnl_attr_put_u32(nlh, PROFIL_ATTR_KIND, kind);
+	return pnl_talk(nl, nlh, pnl_data_cb, &r);
+}
+
+/* STOP of @pid's (0: the caller's) session of @kind; 0 or -errno. */
+static inline int pnl_stop_kind(struct pnl *nl, uint32_t pid, uint32_t kind)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct pnl_reply r = { .nl = nl };
+	struct nlmsghdr *nlh;
+
+	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_STOP, PROFIL_GENL_VERSION);
+	if (pid)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, pid);
+	mnl_attr_put_u32(nlh, PROFIL_ATTR_KIND, kind);
+	return pnl_talk(nl, nlh, NULL, &r);
+}
+
 /* Every session the caller may see, one @cb each; 0 or -errno. */
 static inline int pnl_dump(struct pnl *nl, pnl_dump_cb cb, void *data)
 {
