@@ -9,8 +9,8 @@
  * exits or starts profiling anew. While active it pins the module, so the
  * module cannot be unloaded under a live session.
  *
- * Memory: one session per process and one record (with a spare attach
- * record) per thread, charged to the memory cgroup of the allocating task
+ * Memory: one session per process and kind, and one record (with a spare
+ * attach record) per thread and session, charged to the memory cgroup of the allocating task
  * (GFP_KERNEL_ACCOUNT), so a user's profiling counts against the limits of
  * the user's own processes.
  */
