@@ -104,8 +104,10 @@ struct pk_sample {
  * @portid: the socket's port id
  * @pidns: the PID namespace pids are reported in, the requester's
  * @ref: the list, each session's parameters, each dump hold one
- * @lock: protects the additions below, @closed and the images' fields
- * @closed: the socket is gone; nothing is followed any more
+ * @lock: protects the additions below, @closed and the images' fields;
+ *	lookups of objects and samples take it only to add
+ * @closed: the socket is gone; nothing is followed any more (written
+ *	under @lock, read with READ_ONCE() too)
  * @images: the image table, @images_max entries
  * @nr_images: images in it, ids 1 to @nr_images
  * @images_max: its size
@@ -116,6 +118,9 @@ struct pk_sample {
  * @object_mask: @object_index's size - 1
  * @names: the objects' paths, PK_NAMES_BYTES
  * @names_used: bytes of @names taken
+ * @path_mutex: serialises the use of @path, taken under mmap_lock
+ * @path: a PATH_MAX buffer for d_path(), allocated with the profile so
+ *	that nothing is allocated under mmap_lock
  * @samples: the sample table, open addressing
  * @sample_mask: its size - 1
  * @nr_samples: entries used
@@ -140,6 +145,8 @@ struct pk_collector {
 	u32 object_mask;
 	char *names;
 	u32 names_used;
+	struct mutex path_mutex; /* @path, under mmap_lock */
+	char *path;
 	struct pk_sample *samples;
 	u32 sample_mask;
 	u32 nr_samples;
@@ -158,6 +165,7 @@ static void pk_collector_free(struct pk_collector *c)
 	kvfree(c->objects);
 	kvfree(c->object_index);
 	kvfree(c->names);
+	kfree(c->path);
 	kvfree(c->samples);
 	if (c->pidns)
 		put_pid_ns(c->pidns);
@@ -210,8 +218,10 @@ static struct pk_collector *pk_collector_alloc(struct net *net, u32 portid,
 	c->object_index = pk_table_alloc(c, c->object_mask + 1, sizeof(u32));
 	c->names = pk_table_alloc(c, PK_NAMES_BYTES, 1);
 	c->samples = pk_table_alloc(c, slots, sizeof(*c->samples));
+	c->path = kmalloc(PATH_MAX, GFP_KERNEL_ACCOUNT);
+	mutex_init(&c->path_mutex);
 	if (!c->images || !c->objects || !c->object_index || !c->names ||
-	    !c->samples) {
+	    !c->samples || !c->path) {
 		pk_collector_free(c);
 		return NULL;
 	}
@@ -264,21 +274,27 @@ struct pk_collector *pk_collector_find(struct net *net, u32 portid)
 struct pk_collector *pk_collector_get_or_create(struct net *net, u32 portid,
 						u32 images_max, u32 samples_max)
 {
-	struct pk_collector *c;
+	struct pk_collector *c, *new;
 
+	c = pk_collector_find(net, portid);
+	if (c)
+		return c;
+	/* Megabytes to zero: not under the mutex every socket close takes. */
+	new = pk_collector_alloc(net, portid, images_max, samples_max);
+	if (!new)
+		return ERR_PTR(-ENOMEM);
 	mutex_lock(&pk_collectors_mutex);
 	c = pk_collector_lookup(net, portid);
 	if (!c) {
-		c = pk_collector_alloc(net, portid, images_max, samples_max);
-		if (!c) {
-			mutex_unlock(&pk_collectors_mutex);
-			return ERR_PTR(-ENOMEM);
-		}
 		/* The list's reference, dropped at close. */
+		c = new;
+		new = NULL;
 		list_add(&c->node, &pk_collectors);
 	}
 	pk_collector_get(c);
 	mutex_unlock(&pk_collectors_mutex);
+	if (new)
+		pk_collector_free(new);
 	return c;
 }
 
@@ -295,17 +311,24 @@ struct pk_collector *pk_collector_get_or_create(struct net *net, u32 portid,
 u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
 			   struct task_struct *leader, u32 parent)
 {
+	char comm[TASK_COMM_LEN];
 	struct vm_area_struct *vma;
 	struct pk_image *img;
 	u32 id = 0, exe = 0;
+	pid_t pid;
 
 	/* The executable: the file whose text the ELF loader put there. */
-	if (!mmap_read_lock_killable(s->mm)) {
-		vma = vma_lookup(s->mm, s->mm->start_code);
-		if (vma && vma->vm_file)
-			exe = pk_object_of(c, vma);
-		mmap_read_unlock(s->mm);
+	if (mmget_not_zero(s->mm)) {
+		if (!mmap_read_lock_killable(s->mm)) {
+			vma = vma_lookup(s->mm, s->mm->start_code);
+			if (vma && vma->vm_file)
+				exe = pk_object_of(c, vma);
+			mmap_read_unlock(s->mm);
+		}
+		mmput(s->mm);
 	}
+	get_task_comm(comm, leader);
+	pid = task_tgid_nr_ns(leader, c->pidns);
 
 	raw_spin_lock(&c->lock);
 	if (c->closed)
@@ -315,11 +338,10 @@ u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
 		goto unlock;
 	}
 	img = &c->images[c->nr_images];
-	img->session = s;
-	img->pid = task_tgid_nr_ns(leader, c->pidns);
+	img->pid = pid;
 	img->parent = parent;
 	img->exe = exe;
-	get_task_comm(img->comm, leader);
+	memcpy(img->comm, comm, sizeof(comm));
 	id = ++c->nr_images;
 unlock:
 	raw_spin_unlock(&c->lock);
@@ -327,30 +349,60 @@ unlock:
 }
 
 /**
+ * pk_collector_image_publish() - make an image's session reachable
+ * @c: the collector
+ * @image: the image's id
+ * @s: its session, started: in the table, its threads attached
+ *
+ * From here on the collector's close stops @s, and dumps read its live
+ * accounting. Not before: a close must never end a session that is still
+ * being started.
+ *
+ * Context: process context.
+ * Return: false if the collector closed meanwhile: the caller ends @s.
+ */
+bool pk_collector_image_publish(struct pk_collector *c, u32 image,
+				struct pk_session *s)
+{
+	bool open;
+
+	raw_spin_lock(&c->lock);
+	open = !c->closed;
+	if (open)
+		c->images[image - 1].session = s;
+	raw_spin_unlock(&c->lock);
+	return open;
+}
+
+/**
  * pk_collector_image_end() - an image's session stopped
  * @c: the collector
  * @image: the image's id
  * @reason: enum profil_stop_reason
- * @task: a thread of its process, for the command name, or NULL
+ * @task: current, the exiting thread of its process, for the command
+ *	name, or NULL
  *
  * Context: any but hard interrupt.
  */
 void pk_collector_image_end(struct pk_collector *c, u32 image, int reason,
 			    struct task_struct *task)
 {
+	char comm[TASK_COMM_LEN];
 	struct pk_image *img;
-	unsigned long flags;
 
 	if (!image)
 		return;
-	raw_spin_lock_irqsave(&c->lock, flags);
+	/* current, in the exit probe: its own comm needs no task_lock(). */
+	if (task)
+		strscpy_pad(comm, task->comm, sizeof(comm));
+	raw_spin_lock(&c->lock);
 	img = &c->images[image - 1];
 	if (img->reason == PROFIL_STOP_NONE) {
 		img->reason = reason;
 		if (task)
-			get_task_comm(img->comm, task);
+			memcpy(img->comm, comm, sizeof(comm));
 	}
-	raw_spin_unlock_irqrestore(&c->lock, flags);
+	raw_spin_unlock(&c->lock);
 }
 
 /**
@@ -373,6 +425,9 @@ void pk_collector_image_final(struct pk_collector *c, u32 image,
 	memcpy(img->stats, stats, sizeof(img->stats));
 	img->final = true;
 	img->session = NULL;
+	/* A start that failed before its session was ever stopped. */
+	if (img->reason == PROFIL_STOP_NONE)
+		img->reason = PROFIL_STOP_REQUEST;
 	raw_spin_unlock(&c->lock);
 }
 
@@ -396,7 +451,8 @@ static bool pk_object_match(const struct pk_collector *c,
 /*
  * The id of the object @k (and @name for a special mapping), or 0.
  * @slot: where the search ended: the free index slot for an insertion.
- * Caller holds c->lock.
+ * Without c->lock: an index slot is published (with a release store)
+ * after its object's fields and path are written, and never changes.
  */
 static u32 pk_object_lookup(struct pk_collector *c, const struct pk_object *k,
 			    const char *name, u32 *slot)
@@ -405,7 +461,8 @@ static u32 pk_object_lookup(struct pk_collector *c, const struct pk_object *k,
 
 	for (;; i++) {
 		i &= c->object_mask;
-		id = c->object_index[i];
+		/* Pairs with pk_object_insert(): the object before its id. */
+		id = smp_load_acquire(&c->object_index[i]);
 		if (!id || pk_object_match(c, &c->objects[id - 1], k, name))
 			break;
 	}
@@ -413,13 +470,21 @@ static u32 pk_object_lookup(struct pk_collector *c, const struct pk_object *k,
 	return id;
 }
 
-/* Add @k with its @path; 0 if there is no room. Caller holds c->lock. */
+/*
+ * Add @k with its @path at the free index slot @slot, unless another
+ * thread added it first; 0 if there is no room. Caller holds c->lock.
+ */
 static u32 pk_object_insert(struct pk_collector *c, const struct pk_object *k,
-			    const char *path, u32 slot)
+			    const char *name, const char *path)
 {
 	size_t len = strlen(path) + 1;
 	struct pk_object *o;
+	u32 id, slot;
 
+	/* Under the lock no other insertion runs: a free slot stays free. */
+	id = pk_object_lookup(c, k, name, &slot);
+	if (id)
+		return id;
 	/* The index is twice the objects: it always has a free slot. */
 	if (c->nr_objects == PK_OBJECTS_MAX ||
 	    len > PK_NAMES_BYTES - c->names_used)
@@ -429,12 +494,14 @@ static u32 pk_object_insert(struct pk_collector *c, const struct pk_object *k,
 	o->name = c->names_used;
 	memcpy(c->names + c->names_used, path, len);
 	c->names_used += len;
-	c->object_index[slot] = ++c->nr_objects;
-	return c->nr_objects;
+	id = ++c->nr_objects;
+	/* Publish: the object and its path before its id. */
+	smp_store_release(&c->object_index[slot], id);
+	return id;
 }
 
 /*
- * The object of @vma, added if new, and the key it was found by.
+ * The object of @vma, added if new.
  * Context: process context, mmap_lock of @vma's mm held.
  * Return: its id, or 0 if there is no room for it.
  */
@@ -442,7 +509,6 @@ static u32 pk_object_of(struct pk_collector *c, struct vm_area_struct *vma)
 {
 	struct pk_object k = {};
 	const char *name = NULL, *path;
-	char *buf = NULL;
 	u32 id, slot;
 
 	if (vma->vm_file) {
@@ -455,25 +521,21 @@ static u32 pk_object_of(struct pk_collector *c, struct vm_area_struct *vma)
 		k.generation = inode->i_generation;
 		k.ctime = timespec64_to_ns(&ct);
 	} else if (vma->vm_ops && vma->vm_ops->name) {
-		k.kind = PROFIL_OBJECT_SPECIAL;
 		name = vma->vm_ops->name(vma);
-	}
-	if (k.kind == PROFIL_OBJECT_SPECIAL && !name)
+		k.kind = name ? PROFIL_OBJECT_SPECIAL : PROFIL_OBJECT_ANON;
+	} else {
 		k.kind = PROFIL_OBJECT_ANON;
+	}
 
-	raw_spin_lock(&c->lock);
 	id = pk_object_lookup(c, &k, name, &slot);
-	raw_spin_unlock(&c->lock);
 	if (id)
 		return id;
 
-	/* New: its path, with the lock dropped; d_path() may take long. */
+	/* New: its path, into the profile's own buffer (no allocation). */
+	mutex_lock(&c->path_mutex);
 	switch (k.kind) {
 	case PROFIL_OBJECT_FILE:
-		buf = kmalloc(PATH_MAX, GFP_KERNEL);
-		if (!buf)
-			return 0;
-		path = d_path(&vma->vm_file->f_path, buf, PATH_MAX);
+		path = d_path(&vma->vm_file->f_path, c->path, PATH_MAX);
 		if (IS_ERR(path))
 			path = "[unreachable]";
 		break;
@@ -485,11 +547,9 @@ static u32 pk_object_of(struct pk_collector *c, struct vm_area_struct *vma)
 		break;
 	}
 	raw_spin_lock(&c->lock);
-	id = pk_object_lookup(c, &k, name, &slot);
-	if (!id)
-		id = pk_object_insert(c, &k, path, slot);
+	id = pk_object_insert(c, &k, name, path);
 	raw_spin_unlock(&c->lock);
-	kfree(buf);
+	mutex_unlock(&c->path_mutex);
 	return id;
 }
 
@@ -498,56 +558,65 @@ static u32 pk_sample_hash(u32 image, u32 object, u64 offset)
 	return hash_64(offset ^ ((u64)image << 40) ^ ((u64)object << 20), 32);
 }
 
+/* Whether @e, in use, is the entry (@image, @object, @offset). */
+static bool pk_sample_is(const struct pk_sample *e, u32 image, u32 object,
+			 u64 offset)
+{
+	return e->image == image && e->object == object && e->offset == offset;
+}
+
 /*
- * Add @count to the entry (@image, @object, @offset), made if new.
+ * Add @count to the entry (@image, @object, @offset), made if new. An
+ * entry is looked for without the lock, along its probe sequence up to
+ * the first free slot; only claiming that slot takes c->lock, which then
+ * looks on from the same place.
  * Return: false if the table has no room for it.
  * Context: process context, any lock but c->lock.
  */
 static bool pk_sample_add(struct pk_collector *c, u32 image, u32 object,
 			  u64 offset, u32 count)
 {
-	u32 h = pk_sample_hash(image, object, offset), i, n;
-	struct pk_sample *e;
-	bool locked = false;
+	u32 i = pk_sample_hash(image, object, offset), n;
+	struct pk_sample *e = NULL;
+	bool found = false;
 
-	for (n = 0, i = h;; n++, i++) {
+	for (n = 0; n < PK_PROBE_MAX; n++, i++) {
 		e = &c->samples[i & c->sample_mask];
-		/* Pairs with the release store below: fields before image. */
-		if (!smp_load_acquire(&e->image)) {
-			/* Free: claim it under the lock, or see who did. */
-			if (!locked) {
-				raw_spin_lock(&c->lock);
-				locked = true;
-				/* As above: a claimer's fields before its image. */
-				if (smp_load_acquire(&e->image))
-					goto check;
-			}
-			if (c->nr_samples == c->samples_max ||
-			    n >= PK_PROBE_MAX)
-				break;
-			e->object = object;
-			e->offset = offset;
-			atomic64_set(&e->count, count);
-			/* Publish: the fields before the image that marks use. */
-			smp_store_release(&e->image, image);
-			c->nr_samples++;
-			raw_spin_unlock(&c->lock);
-			return true;
-		}
-check:
-		if (e->image == image && e->object == object &&
-		    e->offset == offset) {
-			if (locked)
-				raw_spin_unlock(&c->lock);
-			atomic64_add(count, &e->count);
-			return true;
-		}
-		if (n >= PK_PROBE_MAX)
+		/* Pairs with the release below: the fields before image. */
+		if (!smp_load_acquire(&e->image))
 			break;
+		if (pk_sample_is(e, image, object, offset)) {
+			found = true;
+			break;
+		}
 	}
-	if (locked)
+	if (!found && n < PK_PROBE_MAX) {
+		raw_spin_lock(&c->lock);
+		/* Slots are only ever claimed, under the lock: look on. */
+		for (; n < PK_PROBE_MAX; n++, i++) {
+			e = &c->samples[i & c->sample_mask];
+			if (!e->image) {
+				if (c->nr_samples == c->samples_max)
+					break;
+				e->object = object;
+				e->offset = offset;
+				atomic64_set(&e->count, 0);
+				/* Publish: the fields before the image. */
+				smp_store_release(&e->image, image);
+				c->nr_samples++;
+				found = true;
+				break;
+			}
+			if (pk_sample_is(e, image, object, offset)) {
+				found = true;
+				break;
+			}
+		}
 		raw_spin_unlock(&c->lock);
-	return false;
+	}
+	if (found)
+		atomic64_add(count, &e->count);
+	return found;
 }
 
 /**
@@ -575,8 +644,6 @@ enum pk_collect pk_collect_pc(struct pk_session *s, u64 pc, u32 count)
 	u32 object = 0;
 	u64 offset = 0;
 
-	if (!s->image)
-		return PK_COLLECT_FULL;
 	if (!mmget_not_zero(mm))
 		return PK_COLLECT_GONE;
 	if (!mmap_read_trylock(mm)) {
@@ -621,7 +688,7 @@ static void pk_collector_close(struct pk_collector *c)
 	for (;;) {
 		s = NULL;
 		raw_spin_lock(&c->lock);
-		c->closed = true;
+		WRITE_ONCE(c->closed, true);
 		for (; i < c->nr_images; i++) {
 			s = c->images[i].session;
 			if (s && pk_session_tryget(s))
@@ -646,12 +713,7 @@ static void pk_collector_close(struct pk_collector *c)
  */
 bool pk_collector_closed(struct pk_collector *c)
 {
-	bool closed;
-
-	raw_spin_lock(&c->lock);
-	closed = c->closed;
-	raw_spin_unlock(&c->lock);
-	return closed;
+	return READ_ONCE(c->closed);
 }
 
 /* NETLINK_URELEASE: a socket is gone, and its profile with it. */
@@ -661,7 +723,9 @@ static int pk_netlink_event(struct notifier_block *nb, unsigned long event,
 	struct netlink_notify *n = ptr;
 	struct pk_collector *c;
 
-	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC)
+	/* Every generic netlink socket's close comes here: be quick. */
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
+	    list_empty_careful(&pk_collectors))
 		return NOTIFY_DONE;
 	mutex_lock(&pk_collectors_mutex);
 	c = pk_collector_lookup(n->net, n->portid);
@@ -685,9 +749,12 @@ static int pk_put_stats(struct sk_buff *skb, int type, const u64 *stats,
 
 	if (!nest)
 		return -EMSGSIZE;
-	for (i = first; i <= last; i++)
-		if (nla_put_u64_64bit(skb, i, stats[i], pad))
+	for (i = first; i <= last; i++) {
+		if (nla_put_u64_64bit(skb, i, stats[i], pad)) {
+			nla_nest_cancel(skb, nest);
 			return -EMSGSIZE;
+		}
+	}
 	nla_nest_end(skb, nest);
 	return 0;
 }
@@ -712,15 +779,19 @@ static int pk_put_image(struct sk_buff *skb, struct pk_collector *c, u32 i)
 	}
 
 	nest = nla_nest_start(skb, PROFIL_ATTR_IMAGE);
-	if (!nest || nla_put_u32(skb, PROFIL_IMAGE_ID, i + 1) ||
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, PROFIL_IMAGE_ID, i + 1) ||
 	    nla_put_u32(skb, PROFIL_IMAGE_PARENT, img.parent) ||
 	    nla_put_u32(skb, PROFIL_IMAGE_PID, img.pid) ||
 	    nla_put_string(skb, PROFIL_IMAGE_COMM, img.comm) ||
 	    nla_put_u32(skb, PROFIL_IMAGE_EXE, img.exe) ||
 	    nla_put_u32(skb, PROFIL_IMAGE_REASON, img.reason) ||
 	    pk_put_stats(skb, PROFIL_IMAGE_STATS, stats, PROFIL_STAT_TICKS,
-			 PROFIL_STAT_MAX, PROFIL_STAT_PAD))
+			 PROFIL_STAT_MAX, PROFIL_STAT_PAD)) {
+		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
+	}
 	nla_nest_end(skb, nest);
 	return 0;
 }
@@ -730,8 +801,10 @@ static int pk_put_object(struct sk_buff *skb, struct pk_collector *c, u32 i)
 	const struct pk_object *o = &c->objects[i];
 	struct nlattr *nest = nla_nest_start(skb, PROFIL_ATTR_OBJECT);
 
+	if (!nest)
+		return -EMSGSIZE;
 	/* Objects never change once added: no lock to read one. */
-	if (!nest || nla_put_u32(skb, PROFIL_OBJECT_ID, i + 1) ||
+	if (nla_put_u32(skb, PROFIL_OBJECT_ID, i + 1) ||
 	    nla_put_u32(skb, PROFIL_OBJECT_KIND, o->kind) ||
 	    nla_put_u32(skb, PROFIL_OBJECT_DEV, o->dev) ||
 	    nla_put_u64_64bit(skb, PROFIL_OBJECT_INO, o->ino,
@@ -739,20 +812,25 @@ static int pk_put_object(struct sk_buff *skb, struct pk_collector *c, u32 i)
 	    nla_put_u32(skb, PROFIL_OBJECT_GENERATION, o->generation) ||
 	    nla_put_u64_64bit(skb, PROFIL_OBJECT_CTIME, o->ctime,
 			      PROFIL_OBJECT_PAD) ||
-	    nla_put_string(skb, PROFIL_OBJECT_PATH, c->names + o->name))
+	    nla_put_string(skb, PROFIL_OBJECT_PATH, c->names + o->name)) {
+		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
+	}
 	nla_nest_end(skb, nest);
 	return 0;
 }
 
 /*
- * One PROFIL_ATTR_SAMPLES of the used entries from slot *@pos on, as many
- * as fit; *@pos moves past them. Return: entries put, or -EMSGSIZE.
+ * One PROFIL_ATTR_SAMPLES of the used entries from slot @cur->pos on, as
+ * many as fit, leaving out those of images and objects the dump sent
+ * none of (added after their phase: the next read has them); @cur->pos
+ * moves past the slots read. Return: 0, or -EMSGSIZE if none fits.
  */
 static int pk_put_samples(struct sk_buff *skb, struct pk_collector *c,
-			  unsigned long *pos)
+			  struct pk_fill_cursor *cur)
 {
-	int room = skb_tailroom(skb) - nla_total_size(0) - 16;
+	/* The attribute's header, and its padding to 4 bytes. */
+	int room = skb_tailroom(skb) - nla_total_size(0) - NLA_ALIGNTO;
 	u32 max = room > 0 ? room / sizeof(struct profil_sample) : 0;
 	struct profil_sample *out;
 	struct nlattr *attr;
@@ -765,12 +843,12 @@ static int pk_put_samples(struct sk_buff *skb, struct pk_collector *c,
 	if (!attr)
 		return -EMSGSIZE;
 	out = nla_data(attr);
-	for (i = *pos; i <= c->sample_mask && n < max; i++) {
+	for (i = cur->pos; i <= c->sample_mask && n < max; i++) {
 		const struct pk_sample *e = &c->samples[i];
 
 		/* Pairs with pk_sample_add()'s release: fields after image. */
 		image = smp_load_acquire(&e->image);
-		if (!image)
+		if (!image || image > cur->images || e->object > cur->objects)
 			continue;
 		out[n].image = image;
 		out[n].object = e->object;
@@ -778,11 +856,11 @@ static int pk_put_samples(struct sk_buff *skb, struct pk_collector *c,
 		out[n].count = atomic64_read(&e->count);
 		n++;
 	}
-	*pos = i;
+	cur->pos = i;
 	/* Give back what was reserved and not used. */
 	nlmsg_trim(skb, (char *)attr + nla_total_size(n * sizeof(*out)));
 	attr->nla_len = nla_attr_size(n * sizeof(*out));
-	return n;
+	return 0;
 }
 
 static int pk_put_profile_stats(struct sk_buff *skb, struct pk_collector *c)
@@ -801,73 +879,81 @@ static int pk_put_profile_stats(struct sk_buff *skb, struct pk_collector *c)
 			    PROFIL_PROFILE_PAD);
 }
 
+/* How many images, or objects, the profile has now. */
+static u32 pk_count(struct pk_collector *c, const u32 *n)
+{
+	u32 ret;
+
+	raw_spin_lock(&c->lock);
+	ret = *n;
+	raw_spin_unlock(&c->lock);
+	return ret;
+}
+
 /**
  * pk_collector_fill() - put the next part of a profile in a dump message
  * @skb: the message, its header put
  * @c: the collector
- * @phase: enum pk_fill_phase, where the dump is
- * @pos: the index in that phase's table
+ * @cur: where the dump is
  *
- * Images first, then objects (all the images' samples name), then the
- * samples, then the profile's own counts: whatever a sample names was
- * sent before it.
+ * Images first, then objects, then the samples, then the profile's own
+ * counts. A sample is sent only if its image and object were: those
+ * added during the dump wait for the next one.
  *
  * Context: process context.
- * Return: 0 when something was put (the dump goes on while @phase is not
- * PK_FILL_DONE), or -EMSGSIZE when nothing fitted.
+ * Return: 0 when something was put (the dump goes on while @cur->phase
+ * is not PK_FILL_DONE), or -EMSGSIZE when nothing fitted.
  */
 int pk_collector_fill(struct sk_buff *skb, struct pk_collector *c,
-		      unsigned long *phase, unsigned long *pos)
+		      struct pk_fill_cursor *cur)
 {
 	bool put = false;
-	u32 n;
+	int err = 0;
 
-	while (*phase != PK_FILL_DONE) {
-		switch (*phase) {
+	while (cur->phase != PK_FILL_DONE) {
+		switch (cur->phase) {
 		case PK_FILL_IMAGES:
-			raw_spin_lock(&c->lock);
-			n = c->nr_images;
-			raw_spin_unlock(&c->lock);
-			if (*pos < n) {
-				if (pk_put_image(skb, c, *pos))
-					goto full;
-				++*pos;
-				put = true;
-				continue;
+			cur->images = pk_count(c, &c->nr_images);
+			if (cur->pos < cur->images) {
+				err = pk_put_image(skb, c, cur->pos);
+				break;
 			}
-			break;
+			goto next;
 		case PK_FILL_OBJECTS:
-			raw_spin_lock(&c->lock);
-			n = c->nr_objects;
-			raw_spin_unlock(&c->lock);
-			if (*pos < n) {
-				if (pk_put_object(skb, c, *pos))
-					goto full;
-				++*pos;
-				put = true;
-				continue;
+			cur->objects = pk_count(c, &c->nr_objects);
+			if (cur->pos < cur->objects) {
+				err = pk_put_object(skb, c, cur->pos);
+				break;
 			}
-			break;
+			goto next;
 		case PK_FILL_SAMPLES:
-			if (*pos <= c->sample_mask) {
-				if (pk_put_samples(skb, c, pos) < 0)
-					goto full;
-				put = true;
-				continue;
+			if (cur->pos <= c->sample_mask) {
+				err = pk_put_samples(skb, c, cur);
+				if (!err)
+					put = true;
+				if (!err && cur->pos <= c->sample_mask)
+					return 0; /* the message is full */
+				if (err)
+					break;
 			}
-			break;
+			goto next;
 		case PK_FILL_STATS:
-			if (pk_put_profile_stats(skb, c))
-				goto full;
+			err = pk_put_profile_stats(skb, c);
+			if (err)
+				break;
 			put = true;
-			break;
+			goto next;
 		}
-		++*phase;
-		*pos = 0;
+		if (err)
+			break;
+		put = true;
+		cur->pos++;
+		continue;
+next:
+		cur->phase++;
+		cur->pos = 0;
 	}
-	return 0;
-full:
-	return put ? 0 : -EMSGSIZE;
+	return err && !put ? err : 0;
 }
 
 int pk_collectors_init(void)
@@ -875,12 +961,21 @@ int pk_collectors_init(void)
 	return netlink_register_notifier(&pk_netlink_notifier);
 }
 
-/* Context: module exit; no session is left, nor any request. */
+/*
+ * No more closes: right after the family goes, before the sessions'
+ * teardown, since a socket's release reaches the notifier after generic
+ * netlink stopped waiting for it. Waits for a close under way.
+ */
+void pk_collectors_stop(void)
+{
+	netlink_unregister_notifier(&pk_netlink_notifier);
+}
+
+/* Context: module exit; no session is left, nor any request or close. */
 void pk_collectors_exit(void)
 {
 	struct pk_collector *c, *tmp;
 
-	netlink_unregister_notifier(&pk_netlink_notifier);
 	mutex_lock(&pk_collectors_mutex);
 	list_for_each_entry_safe(c, tmp, &pk_collectors, node) {
 		list_del(&c->node);

@@ -21,9 +21,6 @@ struct pk_collector;
 struct pk_session;
 struct task_struct;
 
-/* A pending entry's kind bit: a PC to attribute, not a counter to add. */
-#define PK_KIND_HELD BIT(2)
-
 /* What became of a tick pk_collect_pc() was given. */
 enum pk_collect {
 	PK_COLLECT_ADDED, /* in the profile */
@@ -52,15 +49,32 @@ bool pk_collector_closed(struct pk_collector *c);
 
 u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
 			   struct task_struct *leader, u32 parent);
+bool pk_collector_image_publish(struct pk_collector *c, u32 image,
+				struct pk_session *s);
 void pk_collector_image_end(struct pk_collector *c, u32 image, int reason,
 			    struct task_struct *task);
 void pk_collector_image_final(struct pk_collector *c, u32 image,
 			      const u64 *stats);
 enum pk_collect pk_collect_pc(struct pk_session *s, u64 pc, u32 count);
 
+/**
+ * struct pk_fill_cursor - where a GET_PROFILE dump is
+ * @phase: enum pk_fill_phase
+ * @pos: the index in that phase's table
+ * @images, @objects: how many of each the dump sent: its samples name no
+ *	other
+ */
+struct pk_fill_cursor {
+	unsigned long phase;
+	unsigned long pos;
+	u32 images;
+	u32 objects;
+};
+
 int pk_collector_fill(struct sk_buff *skb, struct pk_collector *c,
-		      unsigned long *phase, unsigned long *pos);
+		      struct pk_fill_cursor *cur);
 int pk_collectors_init(void);
+void pk_collectors_stop(void);
 void pk_collectors_exit(void);
 
 #endif /* _PK_COLLECTOR_H */

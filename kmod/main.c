@@ -44,6 +44,7 @@ static int __init pk_init(void)
 	return 0;
 
 err_collectors:
+	pk_collectors_stop();
 	pk_collectors_exit();
 err_lifecycle:
 	pk_lifecycle_exit();
@@ -57,6 +58,7 @@ err_threads:
 static void __exit pk_exit(void)
 {
 	pk_netlink_exit();
+	pk_collectors_stop();
 	pk_lifecycle_exit();
 	pk_sessions_exit();
 	/* After the sessions, whose parameters hold collectors. */

@@ -735,8 +735,8 @@ static const struct genl_ops pk_ops[] = {
 		.start = pk_nl_dump_profile_start,
 		.dumpit = pk_nl_dump_profile,
 		.done = pk_nl_dump_profile_done,
-		.policy = pk_pid_policy,
-		.maxattr = PROFIL_ATTR_PID,
+		.policy = pk_profile_policy,
+		.maxattr = PROFIL_ATTR_PAD,
 	},
 };
 

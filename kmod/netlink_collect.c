@@ -8,6 +8,7 @@
  * them all (collector.c). The rules for a process are START's: the
  * process itself, or its ptrace tracer; the switches as for START.
  */
+#include <linux/capability.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
@@ -43,6 +44,11 @@ const struct nla_policy pk_collect_policy[PROFIL_ATTR_MAX + 1] = {
 		NLA_POLICY_FULL_RANGE(NLA_U32, &pk_samples_range),
 };
 
+/* GET_PROFILE: nothing but the request. */
+const struct nla_policy pk_profile_policy[PROFIL_ATTR_PAD + 1] = {
+	[PROFIL_ATTR_PAD] = { .type = NLA_REJECT },
+};
+
 static u32 pk_nl_u32_or(struct nlattr *attr, u32 dflt)
 {
 	return attr ? nla_get_u32(attr) : dflt;
@@ -74,6 +80,14 @@ int pk_nl_collect(struct sk_buff *skb, struct genl_info *info)
 				  PROFIL_IMAGES_DEFAULT);
 	samples_max = pk_nl_u32_or(attrs[PROFIL_ATTR_SAMPLES_MAX],
 				   PROFIL_SAMPLES_DEFAULT);
+	/* Unprivileged users get the default bounds, about 14 MiB, at most. */
+	if ((images_max > PROFIL_IMAGES_DEFAULT ||
+	     samples_max > PROFIL_SAMPLES_DEFAULT) &&
+	    !perfmon_capable()) {
+		NL_SET_ERR_MSG_MOD(extack, "larger bounds need CAP_PERFMON");
+		err = -EPERM;
+		goto out;
+	}
 	c = pk_collector_get_or_create(genl_info_net(info), info->snd_portid,
 				       images_max, samples_max);
 	if (IS_ERR(c)) {
@@ -102,8 +116,7 @@ out:
  */
 struct pk_profile_dump {
 	struct pk_collector *c;
-	unsigned long phase;
-	unsigned long pos;
+	struct pk_fill_cursor cur;
 	const char *msg;
 };
 
@@ -149,13 +162,13 @@ int pk_nl_dump_profile(struct sk_buff *skb, struct netlink_callback *cb)
 			cb->extack->_msg = d->msg;
 		return -ENOENT;
 	}
-	if (d->phase == PK_FILL_DONE)
+	if (d->cur.phase == PK_FILL_DONE)
 		return 0;
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &pk_family, NLM_F_MULTI, PROFIL_CMD_GET_PROFILE);
 	if (!hdr)
 		return -EMSGSIZE;
-	err = pk_collector_fill(skb, d->c, &d->phase, &d->pos);
+	err = pk_collector_fill(skb, d->c, &d->cur);
 	if (err) {
 		genlmsg_cancel(skb, hdr);
 		return err;

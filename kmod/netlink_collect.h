@@ -10,6 +10,7 @@
 #include <linux/profil.h>
 
 extern const struct nla_policy pk_collect_policy[PROFIL_ATTR_MAX + 1];
+extern const struct nla_policy pk_profile_policy[PROFIL_ATTR_PAD + 1];
 
 int pk_nl_collect(struct sk_buff *skb, struct genl_info *info);
 int pk_nl_dump_profile_start(struct netlink_callback *cb);

@@ -245,10 +245,12 @@ static void pk_session_teardown(struct work_struct *work)
  * pk_session_stop_sync() to wait for them.
  *
  * Context: any but hard interrupt.
+ * Return: true if this call stopped the session.
  */
-void pk_session_stop(struct pk_session *s, int reason, u64 addr)
+bool pk_session_stop(struct pk_session *s, int reason, u64 addr)
 {
 	unsigned long flags;
+	bool stopped = false;
 
 	raw_spin_lock_irqsave(&s->lock, flags);
 	if (s->state == PROFIL_STATE_ACTIVE) {
@@ -257,10 +259,12 @@ void pk_session_stop(struct pk_session *s, int reason, u64 addr)
 		s->fault_addr = addr;
 		kref_get(&s->ref);
 		queue_work(pk_wq, &s->teardown_work);
+		stopped = true;
 	}
 	raw_spin_unlock_irqrestore(&s->lock, flags);
-	if (s->collector)
+	if (stopped && s->collector)
 		pk_collector_image_end(s->collector, s->image, reason, NULL);
+	return stopped;
 }
 
 /**
@@ -643,8 +647,9 @@ int pk_session_start(struct task_struct *leader, const struct pk_params *req,
 		 * one is replaced.
 		 */
 		restarted = pk_session_is_active(old);
+		/* A kernel-held session's collector and image are for good. */
 		if (restarted)
-			err = how == PK_START_UNLESS_ACTIVE ?
+			err = how == PK_START_UNLESS_ACTIVE || req->collector ?
 				      -EEXIST :
 				      pk_session_restart(old, req);
 		mutex_unlock(&old->mutex);
@@ -666,21 +671,31 @@ int pk_session_start(struct task_struct *leader, const struct pk_params *req,
 	if (err)
 		goto err_module;
 
+	/*
+	 * The table owns the initial reference from here on; this start
+	 * keeps one of its own, since an exit probe may take the session
+	 * out of the table while the threads are attached.
+	 */
+	kref_get(&s->ref);
 	pk_table_replace(old, s);
-
-	/* The table owns the initial reference from here on. */
 	err = pk_session_attach_all(s, leader);
 	if (err) {
 		/* Nobody asked for this stop: no STOPPED with reason REQUEST. */
 		WRITE_ONCE(s->quiet, true);
 		pk_session_stop_sync(s, PROFIL_STOP_REQUEST);
 		pk_table_remove(s);
-		goto out_put_old;
+		goto out_put_new;
 	}
 	pk_session_check_gone(s, leader);
-	/* A collector closed meanwhile found no session to end yet. */
-	if (s->collector && pk_collector_closed(s->collector))
+	/*
+	 * Only now may the collector's close see the session: one that
+	 * closed meanwhile is left to end it here.
+	 */
+	if (s->collector &&
+	    !pk_collector_image_publish(s->collector, s->image, s))
 		pk_session_end(s, PROFIL_STOP_CLOSED);
+out_put_new:
+	pk_session_put(s);
 out_put_old:
 	if (old)
 		pk_session_put(old);
@@ -706,15 +721,27 @@ static void pk_session_follow(struct callback_head *head)
 		container_of(head, struct pk_session, follow_work);
 	struct pk_params req;
 
+	bool allowed;
+	int err;
+
 	/* A stopped session's parameters stay until it is freed. */
 	req = *rcu_dereference_protected(s->params, true);
 	req.parent_image = s->image;
 	req.generation = 0;
-	if (!(current->flags & PF_EXITING) &&
-	    !pk_collector_closed(s->collector) && pk_start_allowed(false) &&
-	    (pk_rides_tick(req.rate) || pk_timer_clock_allowed(false)) &&
-	    pk_session_start(current, &req, PK_START_REPLACE))
-		pr_debug("process %d: new image not followed\n", current->tgid);
+	allowed = !(current->flags & PF_EXITING) &&
+		  !pk_collector_closed(s->collector) &&
+		  pk_start_allowed(false) &&
+		  (pk_rides_tick(req.rate) || pk_timer_clock_allowed(false));
+	/*
+	 * Not over an active one: the new image's tracer may have given it
+	 * a session of another collector at its exec stop.
+	 */
+	err = allowed ?
+		      pk_session_start(current, &req, PK_START_UNLESS_ACTIVE) :
+		      -EPERM;
+	if (err)
+		pr_debug("process %d: new image not followed: %d\n",
+			 current->tgid, err);
 	pk_session_put(s);
 	module_put(THIS_MODULE);
 }
@@ -728,12 +755,11 @@ static void pk_session_follow(struct callback_head *head)
 static void pk_session_exec_held(struct pk_session *s, struct task_struct *task)
 {
 	bool secure = get_dumpable(task->mm) != SUID_DUMP_USER;
+	int reason = secure ? PROFIL_STOP_SECURE_EXEC : PROFIL_STOP_EXEC;
 
-	if (!pk_session_is_active(s))
-		return;
-	pk_session_stop(s, secure ? PROFIL_STOP_SECURE_EXEC : PROFIL_STOP_EXEC,
-			0);
-	if (secure || !try_module_get(THIS_MODULE))
+	/* Only the stop that ended it follows: not one a STOP came before. */
+	if (!pk_session_stop(s, reason, 0) || secure ||
+	    !try_module_get(THIS_MODULE))
 		return;
 	kref_get(&s->ref);
 	init_task_work(&s->follow_work, pk_session_follow);

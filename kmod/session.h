@@ -177,7 +177,7 @@ void pk_session_put(struct pk_session *s);
 bool pk_session_is_active(const struct pk_session *s);
 int pk_session_start(struct task_struct *leader, const struct pk_params *req,
 		     enum pk_start_how how);
-void pk_session_stop(struct pk_session *s, int reason, u64 addr);
+bool pk_session_stop(struct pk_session *s, int reason, u64 addr);
 void pk_session_stop_sync(struct pk_session *s, int reason);
 void pk_session_end(struct pk_session *s, int reason);
 void pk_sessions_flush(void);
