@@ -500,7 +500,7 @@ TEST(close_ends_following)
 	while (pnl_get_kind(&other, pid, PROFIL_KIND_HELD, &st) == -ENOENT)
 		usleep(10000);
 	ASSERT_EQ(PROFIL_STATE_ACTIVE, st.state);
-	ASSERT_TRUE(PNL_HAS(&st, PROFIL_ATTR_KIND));
+	ASSERT_EQ(PROFIL_KIND_HELD, st.kind);
 	/* The last reference to the socket: the profile goes. */
 	pnl_close(&nl);
 	EXPECT_EQ(-ENOENT, pnl_get_kind(&other, pid, PROFIL_KIND_HELD, &st));
@@ -513,6 +513,63 @@ TEST(close_ends_following)
 	EXPECT_NE(NULL, strstr(other.extack, "no profile"));
 	pnl_close(&other);
 	free(p);
+}
+
+/* Count the kernel-held sessions a dump lists. */
+static void count_held(const struct pnl_status *st, void *data)
+{
+	if (st->kind == PROFIL_KIND_HELD)
+		++*(unsigned int *)data;
+}
+
+/*
+ * The socket closes while the program forks and execs as fast as it
+ * can: sessions being made then must end (by their start, seeing the
+ * collector closed) or be ended (by the close), none left behind.
+ */
+TEST(close_while_forking)
+{
+	unsigned int held = 0;
+	struct pnl nl, other;
+	int pipefd[2], status;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, pipe(pipefd));
+	ASSERT_EQ(0, pnl_open(&nl));
+	ASSERT_EQ(0, pnl_open(&other));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(pipefd[1]);
+		fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+		if (pnl_collect(&nl, 0, 0))
+			_exit(2);
+		pnl_close(&nl);
+		/* Fork and exec until told to stop, however fast that is. */
+		while (read(pipefd[0], &c, 1) < 0) {
+			pid_t k = fork();
+
+			if (k == 0) {
+				execl("/bin/true", "true", (char *)NULL);
+				_exit(3);
+			}
+			if (k < 0 || waitpid(k, &status, 0) != k)
+				_exit(4);
+		}
+		_exit(0);
+	}
+	close(pipefd[0]);
+	/* Let it get going, take the profile away under it, let it go on. */
+	usleep(300000);
+	pnl_close(&nl);
+	usleep(300000);
+	ASSERT_EQ(1, write(pipefd[1], "x", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ASSERT_EQ(0, pnl_dump(&other, count_held, &held));
+	EXPECT_EQ(0, held);
+	pnl_close(&other);
 }
 
 TEST(another_process_needs_tracer)

@@ -36,7 +36,7 @@ struct pnl_start {
 
 struct pnl_status {
 	uint32_t pid, scale, rate, flags, state, reason;
-	uint32_t counter, mode, nr_regions;
+	uint32_t counter, mode, nr_regions, kind;
 	uint64_t buf, bufsiz, offset, fault_addr;
 	uint64_t stats[PROFIL_STAT_MAX + 1];
 	uint32_t present;	/* 1 << PROFIL_ATTR_* of each attribute sent */
@@ -106,6 +106,7 @@ static inline int pnl_attr_cb(const struct nlattr *attr, void *data)
 	case PROFIL_ATTR_NR_REGIONS:
 		st->nr_regions = mnl_attr_get_u32(attr);
 		break;
+	case PROFIL_ATTR_KIND: st->kind = mnl_attr_get_u32(attr); break;
 	}
 	return MNL_CB_OK;
 }
