@@ -351,18 +351,21 @@ TEST(own_process)
 	struct held_profile *p = malloc(sizeof(*p));
 	int64_t spin_off = file_offset((uintptr_t)held_spin);
 	uint64_t in_spin = 0, in_exe;
+	double cpu0, cpu1;
 	struct pnl nl;
 	unsigned int i;
 
 	ASSERT_NE(NULL, p);
 	ASSERT_LE(0, spin_off);
 	ASSERT_EQ(0, pnl_open(&nl));
+	cpu0 = process_cpu();
 	ASSERT_EQ(0, pnl_collect(&nl, 0, 0)) TH_LOG("%s", nl.extack);
 	/* Followed already: refused, and the first session goes on. */
 	ASSERT_EQ(-EEXIST, pnl_collect(&nl, 0, 0));
 	EXPECT_NE(NULL, strstr(nl.extack, "followed already"));
 	held_spin(1.0);
 	ASSERT_EQ(0, held_read(&nl, p));
+	cpu1 = process_cpu();
 
 	ASSERT_EQ(1, p->nr_images);
 	img = &p->images[0];
@@ -375,13 +378,15 @@ TEST(own_process)
 				    p->nr_objects);
 	EXPECT_EQ(exe->id, img->exe);
 	/*
-	 * 1 s of CPU time at 100 Hz: 100 periods, sampled or missed (a
-	 * loaded TCG guest skips ticks). Nearly all samples are the
+	 * 1 s of held_spin() at 100 Hz: 100 periods, sampled or missed (a
+	 * loaded TCG guest skips ticks), and no more than the process's CPU
+	 * time from the COLLECT to the read (the requests' own, on a debug
+	 * kernel a few periods more). Nearly all samples are the
 	 * executable's: nothing else runs but the vDSO's clock.
 	 */
 	in_exe = samples_in(p, img->id, exe->id);
 	EXPECT_LE(90, periods(img));
-	EXPECT_GE(115, periods(img));
+	EXPECT_GE((uint64_t)((cpu1 - cpu0) * 100) + 2, periods(img));
 	EXPECT_LE(img->stats[PROFIL_STAT_TICKS] * 8 / 10,
 		  img->stats[PROFIL_STAT_IN_RANGE]);
 	EXPECT_LE(img->stats[PROFIL_STAT_IN_RANGE] * 7 / 10, in_exe);
@@ -629,8 +634,11 @@ TEST(next_to_a_buffer_session)
 	 * 100 Hz, each nearly all of its ticks counted.
 	 */
 	EXPECT_LE(90, periods(&p->images[0]));
-	/* Apart: the ticks between the two starts and the two stops. */
-	EXPECT_GE(2 + st.stats[PROFIL_STAT_TICKS] * 3 / 100,
+	/*
+	 * Apart: the ticks between the two starts and the two stops, each
+	 * a request, a period or two of CPU time on a debug kernel.
+	 */
+	EXPECT_GE(2 + st.stats[PROFIL_STAT_TICKS] * 8 / 100,
 		  llabs((long long)p->images[0].stats[PROFIL_STAT_TICKS] -
 			(long long)st.stats[PROFIL_STAT_TICKS]));
 	EXPECT_EQ(PROFIL_STOP_REQUEST, p->images[0].reason);
