@@ -99,11 +99,12 @@ CHECK_T0     := $(shell date +%s)
 endif
 TOTALS	     = $(TOP)/scripts/totals.sh -s $(CHECK_T0)
 
-# DKMS: the version comes from git describe (v-prefixed tags), the files
-# from an explicit list. DKMS_KVER: the kernel to build and install for.
-VERSION	  ?= $(or $(shell git -C $(TOP) describe --tags --match 'v[0-9]*' \
-	       2>/dev/null | sed 's/^v//'),0.1-g$(shell git -C $(TOP) rev-parse \
-	       --short HEAD 2>/dev/null || echo 0))
+# The version (scripts/version.sh: 1.2.0+git<commits>.g<hash>) of the
+# module (MODULE_VERSION), profil-ctl, DKMS and the packages. DKMS: the
+# files from an explicit list. DKMS_KVER: the kernel to build and
+# install for.
+VERSION	  ?= $(shell $(TOP)/scripts/version.sh)
+export PROFIL_VERSION := $(VERSION)
 DKMS_SRC  := /usr/src/profil-$(VERSION)
 DKMS_FILES := Kbuild kmod/Kbuild \
 	      $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h)) \
