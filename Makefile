@@ -164,7 +164,7 @@ CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 	check-unit check-guest check-debug check-load run-unit run-guest \
 	demo bench bench-floor bench-return bench-host compare \
 	style format \
-	install dkms-install dkms-uninstall debug-kernel clean distclean
+	install dkms-install dkms-uninstall debug-kernel clean distclean deb
 
 all: module lib cli
 
@@ -485,6 +485,11 @@ dkms-install:
 	sed 's/@VERSION@/$(VERSION)/' $(TOP)/dkms.conf.in >$(DKMS_SRC)/dkms.conf
 	dkms add profil/$(VERSION)
 	dkms install profil/$(VERSION) -k $(DKMS_KVER)
+
+# The Debian packages (debian/), from a clean copy of the tree, into
+# build/deb/; lintian: any error or warning fails (scripts/make-deb.sh).
+deb:
+	@BUILD=$(BUILD) $(TOP)/scripts/make-deb.sh
 
 # Unload, remove every DKMS version and its sources and our modprobe
 # configuration, refresh the module index.
