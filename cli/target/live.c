@@ -64,6 +64,12 @@ static bool live_module_installed(void)
 	return found;
 }
 
+/* The kernel series the module is built for (dkms.conf.in). */
+static bool live_series_supported(const char *release)
+{
+	return !strncmp(release, "6.1.", 4) || !strncmp(release, "6.12.", 5);
+}
+
 struct profil_handle *live_open(const char *op)
 {
 	struct profil_handle *h = profil_handle_open();
@@ -75,12 +81,20 @@ struct profil_handle *live_open(const char *op)
 	if (err != ENOSYS) {
 		ctl_perror_lib(op);
 	} else if (!live_module_installed() && uname(&u) == 0) {
-		ctl_errorf(op, "%s: no profil module for Linux %s (it is built "
-			   "for the 6.1 and 6.12 series; `dkms status profil` "
-			   "lists the kernels it was built for)",
-			   strerror(err), u.release);
+		if (live_series_supported(u.release))
+			ctl_errorf(op, "%s: no profil module installed for "
+				   "Linux %s (profil-dkms builds it when the "
+				   "kernel's headers are installed; `dkms status "
+				   "profil` lists the kernels it was built for)",
+				   strerror(err), u.release);
+		else
+			ctl_errorf(op, "%s: Linux %s is not supported: the "
+				   "profil module is built for the 6.1 and 6.12 "
+				   "series only", strerror(err), u.release);
 	} else {
-		ctl_errorf(op, "%s (is profil.ko loaded?)", strerror(err));
+		ctl_errorf(op, "%s (is profil.ko loaded? it is installed but did "
+			   "not load: `sudo modprobe profil` says why)",
+			   strerror(err));
 	}
 	errno = err;
 	return NULL;
