@@ -164,7 +164,8 @@ CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 	check-unit check-guest check-debug check-load run-unit run-guest \
 	demo bench bench-floor bench-return bench-host compare \
 	style format \
-	install dkms-install dkms-uninstall debug-kernel clean distclean deb
+	install dkms-install dkms-uninstall debug-kernel clean distclean deb \
+	check-install
 
 all: module lib cli
 
@@ -490,6 +491,13 @@ dkms-install:
 # build/deb/; lintian: any error or warning fails (scripts/make-deb.sh).
 deb:
 	@BUILD=$(BUILD) $(TOP)/scripts/make-deb.sh
+
+# The packages installed as a user installs them, on a fresh Debian 12
+# root booted in QEMU on 6.12 and 6.1: install, the debian/tests checks,
+# upgrade, purge (scripts/check-install.sh, Documentation/testing.rst).
+# Root: chroot, mounts, mkfs. Ends with its minutes and the totals line.
+check-install: deps
+	@BUILD=$(BUILD) CHECK_T0=$(CHECK_T0) $(TOP)/scripts/check-install.sh
 
 # Unload, remove every DKMS version and its sources and our modprobe
 # configuration, refresh the module index.
