@@ -103,11 +103,12 @@ CHECK_T0     := $(shell date +%s)
 endif
 TOTALS	     = $(TOP)/scripts/totals.sh -s $(CHECK_T0)
 
-# DKMS: the version comes from git describe (v-prefixed tags), the files
-# from an explicit list. DKMS_KVER: the kernel to build and install for.
-VERSION	  ?= $(or $(shell git -C $(TOP) describe --tags --match 'v[0-9]*' \
-	       2>/dev/null | sed 's/^v//'),0.1-g$(shell git -C $(TOP) rev-parse \
-	       --short HEAD 2>/dev/null || echo 0))
+# The version (scripts/version.sh: 1.2.0+git<commits>.g<hash>) of the
+# module (MODULE_VERSION), profil-ctl, DKMS and the packages. DKMS: the
+# files from an explicit list. DKMS_KVER: the kernel to build and
+# install for.
+VERSION	  ?= $(shell $(TOP)/scripts/version.sh)
+export PROFIL_VERSION := $(VERSION)
 DKMS_SRC  := /usr/src/profil-$(VERSION)
 DKMS_FILES := Kbuild kmod/Kbuild \
 	      $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h)) \
@@ -167,7 +168,8 @@ CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 	check-unit check-guest check-debug check-load run-unit run-guest \
 	demo bench bench-floor bench-return bench-host compare \
 	style format \
-	install dkms-install dkms-uninstall debug-kernel clean distclean
+	install dkms-install dkms-uninstall debug-kernel clean distclean deb \
+	check-install
 
 all: module lib cli
 
@@ -488,6 +490,18 @@ dkms-install:
 	sed 's/@VERSION@/$(VERSION)/' $(TOP)/dkms.conf.in >$(DKMS_SRC)/dkms.conf
 	dkms add profil/$(VERSION)
 	dkms install profil/$(VERSION) -k $(DKMS_KVER)
+
+# The Debian packages (debian/), from a clean copy of the tree, into
+# build/deb/; lintian: any error or warning fails (scripts/make-deb.sh).
+deb:
+	@BUILD=$(BUILD) $(TOP)/scripts/make-deb.sh
+
+# The packages installed as a user installs them, on a fresh Debian 12
+# root booted in QEMU on 6.12 and 6.1: install, the debian/tests checks,
+# upgrade, purge (scripts/check-install.sh, Documentation/testing.rst).
+# Root: chroot, mounts, mkfs. Ends with its minutes and the totals line.
+check-install: deps
+	@BUILD=$(BUILD) CHECK_T0=$(CHECK_T0) $(TOP)/scripts/check-install.sh
 
 # Unload, remove every DKMS version and its sources and our modprobe
 # configuration, refresh the module index.

@@ -71,4 +71,5 @@ module_exit(pk_exit);
 
 MODULE_DESCRIPTION("profil(2): kernel-driven execution-time profiling");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(PROFIL_VERSION);
 MODULE_ALIAS_GENL_FAMILY(PROFIL_GENL_NAME);
