@@ -358,7 +358,11 @@ static inline int pnl_start(struct pnl *nl, const struct pnl_start *s)
 	return pnl_talk(nl, nlh, NULL, &r);
 }
 
-static inline int pnl_stop(struct pnl *nl, uint32_t pid)
+/* No PROFIL_ATTR_KIND in the request: the kernel's default, the buffer. */
+#define PNL_NO_KIND UINT32_MAX
+
+/* STOP of @pid's (0: the caller's) session of @kind; 0 or -errno. */
+static inline int pnl_stop_kind(struct pnl *nl, uint32_t pid, uint32_t kind)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct pnl_reply r = { .nl = nl };
@@ -367,35 +371,14 @@ static inline int pnl_stop(struct pnl *nl, uint32_t pid)
 	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_STOP, PROFIL_GENL_VERSION);
 	if (pid)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, pid);
+	if (kind != PNL_NO_KIND)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_KIND, kind);
 	return pnl_talk(nl, nlh, NULL, &r);
 }
 
-static inline int pnl_get(struct pnl *nl, uint32_t pid, struct pnl_status *st)
+static inline int pnl_stop(struct pnl *nl, uint32_t pid)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct pnl_reply r = { .nl = nl, .status = st };
-	struct nlmsghdr *nlh;
-
-	memset(st, 0, sizeof(*st));
-	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_GET, PROFIL_GENL_VERSION);
-	if (pid)
-		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, pid);
-	return pnl_talk(nl, nlh, pnl_data_cb, &r);
-}
-
-/* COLLECT @pid (0: the caller) at @rate (0: the default); 0 or -errno. */
-static inline int pnl_collect(struct pnl *nl, uint32_t pid, uint32_t rate)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct pnl_reply r = { .nl = nl };
-	struct nlmsghdr *nlh;
-
-	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_COLLECT, PROFIL_GENL_VERSION);
-	if (pid)
-		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, pid);
-	if (rate)
-		mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, rate);
-	return pnl_talk(nl, nlh, NULL, &r);
+	return pnl_stop_kind(nl, pid, PNL_NO_KIND);
 }
 
 /* GET of @pid's (0: the caller's) session of @kind; 0 or -errno. */
@@ -410,21 +393,28 @@ static inline int pnl_get_kind(struct pnl *nl, uint32_t pid, uint32_t kind,
 	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_GET, PROFIL_GENL_VERSION);
 	if (pid)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, pid);
-	mnl_attr_put_u32(nlh, PROFIL_ATTR_KIND, kind);
+	if (kind != PNL_NO_KIND)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_KIND, kind);
 	return pnl_talk(nl, nlh, pnl_data_cb, &r);
 }
 
-/* STOP of @pid's (0: the caller's) session of @kind; 0 or -errno. */
-static inline int pnl_stop_kind(struct pnl *nl, uint32_t pid, uint32_t kind)
+static inline int pnl_get(struct pnl *nl, uint32_t pid, struct pnl_status *st)
+{
+	return pnl_get_kind(nl, pid, PNL_NO_KIND, st);
+}
+
+/* COLLECT @pid (0: the caller) at @rate (0: the default); 0 or -errno. */
+static inline int pnl_collect(struct pnl *nl, uint32_t pid, uint32_t rate)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct pnl_reply r = { .nl = nl };
 	struct nlmsghdr *nlh;
 
-	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_STOP, PROFIL_GENL_VERSION);
+	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_COLLECT, PROFIL_GENL_VERSION);
 	if (pid)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, pid);
-	mnl_attr_put_u32(nlh, PROFIL_ATTR_KIND, kind);
+	if (rate)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, rate);
 	return pnl_talk(nl, nlh, NULL, &r);
 }
 
