@@ -262,10 +262,14 @@ check: deps
 # The guest suite on the debug kernel (built the first time, about 10
 # minutes on two cores), booted with kmemleak on: the module's leaks fail.
 # Not the unit tests, which run on the host and do not touch the kernel,
-# nor DEBUG_SKIP: they measure profil-ctl's output against perf and tmux,
-# which the debug kernel only slows (Documentation/testing.rst). T=: those
-# programs instead.
-DEBUG_SKIP := compare_test.sh top_test.sh
+# nor DEBUG_SKIP: programs that drive the kernel through libprofil and
+# profil-ctl on paths the kernel-side programs take too, and the ones
+# that measure profil-ctl's output against perf and tmux, which the debug
+# kernel only slows (Documentation/testing.rst). T=: those programs
+# instead.
+DEBUG_SKIP := sprofil_test profil_test_lib libprofil_test \
+	      libprofil_test_nopie libprofil_preload profil_ctl_test pg_test \
+	      compare_test.sh top_test.sh
 GUEST_PROGS = $(shell $(MAKE) -s -C $(SELFTESTS) $(KSFT_VARS) emit_tests | \
 		sed 's/^.*://')
 check-debug: deps ksrc
