@@ -14,9 +14,11 @@
 #      the new build with both kernels' headers; DKMS must build for both;
 #      the root is written to ext4 image A; then the packages are purged
 #      and the lower build installed the same way: image B;
-#   4. Linux 6.12 boots image A as its root: the checks of
-#      tests/install/guest-job.sh, phase "fresh"; Linux 6.1 boots image B:
-#      phase "upgrade". One guest at a time (flock /tmp/profil-guest.lock).
+#   4. Linux 6.12 boots image B as its root: tests/install/guest-job.sh,
+#      phase "upgrade" (6.12 is the newest kernel there, the case where
+#      dkms's own postinst rebuilds for it alone); Linux 6.1 boots image
+#      A: phase "fresh". One guest at a time (flock
+#      /tmp/profil-guest.lock).
 #
 # Ends with the minutes and the totals line; exits 1 on any failure.
 set -uo pipefail
@@ -264,10 +266,10 @@ guest()
 # GUEST_SERIES (debugging): the guests to boot, "6.12 6.1".
 rc=0
 case " ${GUEST_SERIES:-6.12 6.1} " in
-*" 6.12 "*) guest 6.12 fresh "$WORK/root-new.img" 1200 single || rc=1 ;;
+*" 6.12 "*) guest 6.12 upgrade "$WORK/root-old.img" 1800 single || rc=1 ;;
 esac
 case " ${GUEST_SERIES:-6.12 6.1} " in
-*" 6.1 "*) guest 6.1 upgrade "$WORK/root-old.img" 1800 "" || rc=1 ;;
+*" 6.1 "*) guest 6.1 fresh "$WORK/root-new.img" 1200 "" || rc=1 ;;
 esac
 "$TOP/scripts/totals.sh" -s "$T0" "$WORK/host.counts" \
 	"$WORK/guest-6.12/counts" "$WORK/guest-6.1/counts" || rc=1
