@@ -14,9 +14,13 @@
 #      the new build with both kernels' headers; DKMS must build for both;
 #      the root is written to ext4 image A; then the packages are purged
 #      and the lower build installed the same way: image B;
-#   4. Linux 6.12 boots image A as its root: the checks of
-#      tests/install/guest-job.sh, phase "fresh"; Linux 6.1 boots image B:
-#      phase "upgrade". One guest at a time (flock /tmp/profil-guest.lock).
+#   4. the upgrade in the root (chroot) with uname -r saying 6.12, the
+#      running and newest kernel, for which dkms's own postinst rebuilds
+#      alone: the package's postinst must build for 6.1;
+#   5. Linux 6.12 boots image A as its root: tests/install/guest-job.sh,
+#      phase "fresh"; Linux 6.1 boots image B: phase "upgrade" (in the
+#      guest, which TCG makes the long part). One guest at a time (flock
+#      /tmp/profil-guest.lock).
 #
 # Ends with the minutes and the totals line; exits 1 on any failure.
 set -uo pipefail
@@ -98,7 +102,7 @@ trap 'umount_root' EXIT
 in_root() { chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 	LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive INITRD=No "$@"; }
 
-tap_plan 10
+tap_plan 11
 tap_counts "$WORK/host.counts"
 
 # 1. The packages.
@@ -170,6 +174,33 @@ check "purge, then apt-get install ./*.deb at $OLD" \
 	      debs "$BUILD/deb-old" && install_debs'
 check "DKMS built profil $OLD for $K61 and $K612" installed_for_both "$OLD"
 check "image B: the root with $OLD" image "$WORK/root-old.img"
+
+# 4. The upgrade on a machine running its newest kernel, 6.12: dkms's
+# common.postinst takes uname -r for the running kernel, and builds for it
+# alone when it is also the newest; the 6.1 build must come from
+# debian/profil-dkms.postinst. (The guests' upgrade runs on 6.1, where
+# dkms builds for both itself: 6.12 is the newest.) A stand-in uname in
+# /usr/local/bin says 6.12 (and DPkg::Path puts it in the maintainer
+# scripts' PATH, which apt otherwise sets); the root is not used
+# afterwards.
+upgrade_as_612()
+{
+	local log=$WORK/upgrade-612.log
+	printf '#!/bin/sh\n[ "$1" = -r ] && { echo %s; exit 0; }\nexec /usr/bin/uname "$@"\n' \
+		"$K612" >"$ROOT/usr/local/bin/uname"
+	chmod 0755 "$ROOT/usr/local/bin/uname"
+	debs "$BUILD/deb"
+	in_root env PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		sh -c 'apt-get install -y -q -o Dpkg::Use-Pty=0 -o DPkg::Path="$PATH" /tmp/debs/*.deb' \
+		>"$log" 2>&1 || { cat "$log"; return 1; }
+	rm -f "$ROOT/usr/local/bin/uname"
+	grep -E '^(Building for|profil-dkms: built)' "$log"
+	grep -qx "Building for $K612" "$log" &&
+		grep -q "^profil-dkms: built and installed for Linux $K61\$" "$log" &&
+		installed_for_both "$NEW"
+}
+check "upgrade with $K612 running: dkms builds for it, profil-dkms for $K61" \
+	upgrade_as_612
 umount_root
 fi
 

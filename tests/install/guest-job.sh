@@ -8,7 +8,8 @@
 #   fresh    the root has NEW installed: the checks, then the purge;
 #   upgrade  the root has OLD installed, its module loaded by a request:
 #            install NEW over it in the guest (DKMS rebuilds for every
-#            kernel), reload, the checks, then the purge.
+#            kernel, not only the running and the newest), reload, the
+#            checks, then the purge.
 # The checks are debian/tests (as "tester" unless needs-root). TAP goes
 # to /mnt/tap.log, the counts to /mnt/counts, the verdict to /mnt/done;
 # then the guest powers off.
@@ -55,6 +56,7 @@ check()
 	log=$(mktemp)
 	echo "profil-check: $name" >/dev/kmsg
 	if "$@" >"$log" 2>&1; then
+		sed -n 's/^note: /# /p' "$log"
 		tap_result ok "$name"
 	else
 		sed 's/^/# /' "$log" | tail -40
@@ -174,6 +176,9 @@ upgrade_install()
 	local rc=$?
 	cat /tmp/upgrade.log
 	[ $rc -eq 0 ] || return 1
+	# Which kernels dkms's common.postinst built, which ours
+	# (debian/profil-dkms.postinst) had to.
+	grep -E '^(Building for|profil-dkms: built)' /tmp/upgrade.log | sed 's/^/note: /'
 	# The old module stays loaded: the upgrade says so.
 	grep -q "loaded profil module is version $OLD, not $NEW" /tmp/upgrade.log
 }
