@@ -16,6 +16,7 @@
 #include <net/sock.h>
 
 #include "collector.h"
+#include "collector_dump.h"
 #include "netlink.h"
 #include "netlink_collect.h"
 #include "sampler.h"

@@ -33,6 +33,7 @@
 #include "access.h"
 #include "attach.h"
 #include "collector.h"
+#include "follow.h"
 #include "lifecycle.h"
 #include "netlink.h"
 #include "regions.h"
@@ -709,66 +710,6 @@ err_put_new:
 	goto out_put_old;
 }
 
-/*
- * task_work of a process that exec'd, queued by pk_session_exec() with a
- * reference on @s, its old image's kernel-held session: the new image
- * gets a session of its own, before it first runs in user mode. The
- * administrator's switches apply, as to a fork's child.
- */
-static void pk_session_follow(struct callback_head *head)
-{
-	struct pk_session *s =
-		container_of(head, struct pk_session, follow_work);
-	struct pk_params req;
-
-	bool allowed;
-	int err;
-
-	/* A stopped session's parameters stay until it is freed. */
-	req = *rcu_dereference_protected(s->params, true);
-	req.parent_image = s->image;
-	req.generation = 0;
-	allowed = !(current->flags & PF_EXITING) &&
-		  !pk_collector_closed(s->collector) &&
-		  pk_start_allowed(false) &&
-		  (pk_rides_tick(req.rate) || pk_timer_clock_allowed(false));
-	/*
-	 * Not over an active one: the new image's tracer may have given it
-	 * a session of another collector at its exec stop.
-	 */
-	err = allowed ?
-		      pk_session_start(current, &req, PK_START_UNLESS_ACTIVE) :
-		      -EPERM;
-	if (err)
-		pr_debug("process %d: new image not followed: %d\n",
-			 current->tgid, err);
-	pk_session_put(s);
-	module_put(THIS_MODULE);
-}
-
-/*
- * A kernel-held session's process exec'd: its image ends, and the new one
- * is followed, unless the exec raised privileges (a setuid, setgid or
- * file-capability image made the address space undumpable, which is where
- * perf stops too, in begin_new_exec()). Context: as pk_session_exec().
- */
-static void pk_session_exec_held(struct pk_session *s, struct task_struct *task)
-{
-	bool secure = get_dumpable(task->mm) != SUID_DUMP_USER;
-	int reason = secure ? PROFIL_STOP_SECURE_EXEC : PROFIL_STOP_EXEC;
-
-	/* Only the stop that ended it follows: not one a STOP came before. */
-	if (!pk_session_stop(s, reason, 0) || secure ||
-	    !try_module_get(THIS_MODULE))
-		return;
-	kref_get(&s->ref);
-	init_task_work(&s->follow_work, pk_session_follow);
-	if (task_work_add(task, &s->follow_work, TWA_RESUME)) {
-		pk_session_put(s);
-		module_put(THIS_MODULE);
-	}
-}
-
 /**
  * pk_session_exec() - a process called execve()
  * @task: current, after the new image is in place
@@ -789,7 +730,7 @@ void pk_session_exec(struct task_struct *task)
 	}
 	s = pk_session_find(task_tgid(task), PROFIL_KIND_HELD);
 	if (s) {
-		pk_session_exec_held(s, task);
+		pk_follow_exec(s, task);
 		pk_session_put(s);
 	}
 }
