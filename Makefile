@@ -103,7 +103,7 @@ CHECK_T0     := $(shell date +%s)
 endif
 TOTALS	     = $(TOP)/scripts/totals.sh -s $(CHECK_T0)
 
-# The version (scripts/version.sh: 1.2.0+git<commits>.g<hash>) of the
+# The version (scripts/version.sh: 1.3.0+git<commits>.g<hash>) of the
 # module (MODULE_VERSION), profil-ctl, DKMS and the packages. DKMS: the
 # files from an explicit list. DKMS_KVER: the kernel to build and
 # install for.

@@ -15,6 +15,7 @@
 #define PROFIL_EXPORT __attribute__((visibility("default")))
 
 struct mnl_socket;
+struct nlattr;
 struct nlmsghdr;
 struct profil_params;
 struct profil_status;
@@ -39,6 +40,15 @@ struct pf_nl {
 	char buf[PF_NL_BUFSIZE];
 };
 
+/* session.c: the handle behind the opaque struct profil_handle. */
+struct profil_handle {
+	struct pf_nl nl;
+	struct pf_nl *ev;	/* the event socket, once subscribed */
+};
+
+/* Clears the last error; -1 with EINVAL for a NULL or closed handle. */
+int pf_check_handle(const struct profil_handle *h);
+
 /* Each returns 0 or -1 with errno (and the last error) set. */
 int pf_nl_open(struct pf_nl *nl);
 int pf_nl_resolve(struct pf_nl *nl);
@@ -61,6 +71,13 @@ int pf_nl_talk(struct pf_nl *nl, struct nlmsghdr *nlh, pf_nl_cb cb,
  */
 int pf_nl_parse_status(const struct nlmsghdr *nlh, struct profil_status *st,
 		       uint64_t *stats, size_t n);
+
+/*
+ * Parses a nest of u64 counters (PROFIL_ATTR_STATS, PROFIL_IMAGE_STATS,
+ * PROFIL_ATTR_PROFILE_STATS) into @v by type, the first @n slots; newer
+ * types are skipped. -1 with EPROTO set if malformed.
+ */
+int pf_nl_parse_counters(const struct nlattr *nest, uint64_t *v, size_t n);
 
 /* Room for the netlink and generic netlink headers of a request. */
 #define PF_NL_HDRS_LEN (MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct genlmsghdr)))

@@ -412,6 +412,17 @@ static int pf_stats_attr_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
+int pf_nl_parse_counters(const struct nlattr *nest, uint64_t *v, size_t n)
+{
+	struct pf_stats s = { v, n };
+
+	if (mnl_attr_parse_nested(nest, pf_stats_attr_cb, &s) < 0) {
+		pf_err_set(EPROTO, NULL);
+		return -1;
+	}
+	return 0;
+}
+
 static uint64_t pf_u64(const struct nlattr *a)
 {
 	return a ? mnl_attr_get_u64(a) : 0;
@@ -427,7 +438,6 @@ int pf_nl_parse_status(const struct nlmsghdr *nlh, struct profil_status *st,
 {
 	const struct nlattr *tb[PROFIL_ATTR_MAX + 1] = {};
 	uint64_t v[PROFIL_STAT_MAX + 1] = { 0 };
-	struct pf_stats all = { v, PROFIL_STAT_MAX + 1 };
 
 	memset(st, 0, sizeof(*st));
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(struct genlmsghdr) ||
@@ -445,9 +455,8 @@ int pf_nl_parse_status(const struct nlmsghdr *nlh, struct profil_status *st,
 	st->reason = pf_u32(tb[PROFIL_ATTR_REASON]);
 	st->fault_addr = pf_u64(tb[PROFIL_ATTR_FAULT_ADDR]);
 	if (tb[PROFIL_ATTR_STATS] &&
-	    mnl_attr_parse_nested(tb[PROFIL_ATTR_STATS], pf_stats_attr_cb,
-				  &all) < 0)
-		goto err;
+	    pf_nl_parse_counters(tb[PROFIL_ATTR_STATS], v, PROFIL_STAT_MAX + 1))
+		return -1;
 	st->stats = (struct profil_stats) {
 		.ticks = v[PROFIL_STAT_TICKS],
 		.in_range = v[PROFIL_STAT_IN_RANGE],

@@ -420,6 +420,130 @@ int profil_session_add_regions(struct profil_handle *h, pid_t pid,
 int profil_session_get_regions(struct profil_handle *h, pid_t pid,
 			       struct profil_regions *r);
 
+/*
+ * Kernel-held profiles (PROFIL_CMD_COLLECT): the kernel follows a process
+ * and what it forks and execs, and keeps the profile for the handle's
+ * socket, its collector, until the handle is closed.
+ */
+
+/**
+ * struct profil_collect_params - arguments of profil_collect()
+ * @pid: the process to follow; 0 is the caller's own
+ * @rate: samples per second of CPU time, PROFIL_RATE_MIN..PROFIL_RATE_MAX;
+ *	0 lets the kernel pick PROFIL_RATE_DEFAULT
+ * @flags: PROFIL_F_* of <linux/profil.h> (PROFIL_F_NO_INHERIT: not the
+ *	processes it forks)
+ * @images_max: the most images the profile keeps, 0 for
+ *	PROFIL_IMAGES_DEFAULT; only the handle's first profil_collect()
+ *	sets it
+ * @samples_max: the most distinct (image, object, offset) entries, 0 for
+ *	PROFIL_SAMPLES_DEFAULT; likewise
+ */
+struct profil_collect_params {
+	pid_t pid;
+	uint32_t rate;
+	uint32_t flags;
+	uint32_t images_max;
+	uint32_t samples_max;
+};
+
+/**
+ * profil_collect() - follow a process into the profile @h collects
+ *
+ * The caller may name itself, its ptrace tracee, or, from a child of the
+ * process that opened @h and before that child execs, the child itself
+ * (0): that is the one use of a handle after fork(), and the parent must
+ * not use @h until the child has exec'd or exited.
+ *
+ * Return: 0, or -1 with errno set to the kernel's answer (EEXIST: already
+ * followed, EPERM: not the process, its child before exec, nor its
+ * tracer; EINVAL, E2BIG: a bound out of range; ESRCH) and
+ * profil_strerror() its text.
+ */
+int profil_collect(struct profil_handle *h,
+		   const struct profil_collect_params *p);
+
+/**
+ * struct profil_image - one image of a kernel-held profile: a process
+ * from its fork (or the profil_collect() that named it) to its exit or
+ * its next execve()
+ * @id: its number in the profile, from 1
+ * @parent: the image it was forked or exec'd from, 0 for a named process
+ * @pid: its process id in the collector's PID namespace (0: not visible)
+ * @comm: its command name when it ended (or now)
+ * @exe: the object (&struct profil_object @id) of its executable, 0 if
+ *	unknown
+ * @reason: PROFIL_STOP_* why it ended, PROFIL_STOP_NONE while followed
+ * @stats: its ticks by enum profil_stat, @nstats of them (indexes the
+ *	kernel did not send are 0); valid during the callback only
+ * @nstats: the length of @stats
+ */
+struct profil_image {
+	uint32_t id;
+	uint32_t parent;
+	pid_t pid;
+	char comm[16];
+	uint32_t exe;
+	uint32_t reason;
+	const uint64_t *stats;
+	size_t nstats;
+};
+
+/**
+ * struct profil_object - where samples fell
+ * @id: its number in the profile, from 1
+ * @kind: PROFIL_OBJECT_FILE (offsets are file offsets),
+ *	PROFIL_OBJECT_SPECIAL (a mapping the kernel names, the vDSO: offsets
+ *	from its start) or PROFIL_OBJECT_ANON (offsets are addresses)
+ * @dev: a file's device, as the kernel's new_encode_dev() (makedev()
+ *	form: major(@dev), minor(@dev))
+ * @ino, @generation: its inode and inode generation
+ * @ctime_ns: its ctime when first sampled: a file now with another ctime,
+ *	or inode, is one replaced since
+ * @path: the file's path when first sampled, or the kernel's name of the
+ *	mapping; valid during the callback only
+ */
+struct profil_object {
+	uint32_t id;
+	uint32_t kind;
+	uint32_t dev;
+	uint64_t ino;
+	uint32_t generation;
+	uint64_t ctime_ns;
+	const char *path;
+};
+
+/**
+ * struct profil_profile_ops - what profil_profile_read() calls, each
+ * optional (NULL: skipped); each returns 0 to go on, non-zero to stop
+ * @image: once per image, all of them first
+ * @object: once per object, after the images
+ * @samples: with @n (image, object, offset, count) entries, after the
+ *	objects; a sample's image and object were passed before it
+ * @stats: once, last: the profile's counters by enum
+ *	profil_profile_stat, @n of them
+ */
+struct profil_profile_ops {
+	int (*image)(const struct profil_image *img, void *data);
+	int (*object)(const struct profil_object *obj, void *data);
+	int (*samples)(const struct profil_sample *s, size_t n, void *data);
+	int (*stats)(const uint64_t *stats, size_t n, void *data);
+};
+
+/**
+ * profil_profile_read() - read the profile @h collects, as it is now
+ *
+ * Images of processes that exited are there with their final accounting.
+ * Samples taken after an image or object was read wait for the next
+ * read, which returns the whole profile again.
+ *
+ * Return: 0; a callback's non-zero value as profil_session_dump() returns
+ * it (positive, or 1 for negative), the rest of the dump discarded; or
+ * -1 with errno (ENOENT: @h collects nothing, EPROTO, socket errors).
+ */
+int profil_profile_read(struct profil_handle *h,
+			const struct profil_profile_ops *ops, void *data);
+
 /**
  * profil_strerror() - why the last failed libprofil call of this thread
  * failed: the kernel's extended ack message if it sent one, else

@@ -13,11 +13,6 @@
 #include "profil.h"
 #include "internal.h"
 
-struct profil_handle {
-	struct pf_nl nl;
-	struct pf_nl *ev;	/* the event socket, once subscribed */
-};
-
 PROFIL_EXPORT struct profil_handle *profil_handle_open(void)
 {
 	struct profil_handle *h;
@@ -59,7 +54,7 @@ PROFIL_EXPORT void profil_handle_close(struct profil_handle *h)
 	free(h);
 }
 
-static int pf_check_handle(const struct profil_handle *h)
+int pf_check_handle(const struct profil_handle *h)
 {
 	pf_err_clear();
 	if (!h || !h->nl.sock) {

@@ -3,7 +3,7 @@
 #
 # Print the version of this tree: the project's version (libprofil's
 # VERSION), then "+git", the commit count and the abbreviated hash, for
-# example 1.2.0+git387.g4857ebf. Every later commit gives a higher
+# example 1.3.0+git387.g4857ebf. Every later commit gives a higher
 # version (dpkg's order), so packages built from a newer tree upgrade
 # those of an older one. The module (MODULE_VERSION), DKMS, profil-ctl
 # --version and debian/changelog all use it. Outside a git checkout (a
