@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * profil-ctl report: a gmon.out file rendered per function, per line or
- * per bin (readprofile's model, gprof's file), and the rendering entry
- * point the live commands share.
+ * per bin (readprofile's model, gprof's file), a saved profile, several
+ * merged or two compared. The command only: its options and operands;
+ * the rendering is cli/format/report.c's, the merge cli/util/'s.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,262 +14,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "callgraph.h"
-#include "callgrind.h"
-#include "costs.h"
+#include "commands.h"
 #include "ctl.h"
 #include "export.h"
 #include "gmon_read.h"
-#include "html.h"
 #include "profile_file.h"
-#include "profile_report.h"
 #include "report.h"
 #include "report_merge.h"
 #include "symbols.h"
-
-void report_opts_init(struct report_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->render.view = RENDER_FUNCS;
-	o->render.format = RENDER_TEXT;
-	o->render.sort = true;
-}
-
-void report_help_columns(void)
-{
-	printf("\ncolumns of the text table:\n"
-	       "  count     samples (profil's ticks) in the row\n"
-	       "  %%         share of all samples\n"
-	       "  seconds   count / rate: CPU time\n"
-	       "  calls     calls counted by a -pg program (gmon.out arcs)\n"
-	       "  load      samples per byte of the function's code "
-	       "(readprofile's):\n"
-	       "            count / size; high: a small, hot function\n");
-}
-
-/* --percent-limit: a percentage from 0 to 100, decimals allowed. */
-static int report_parse_percent(const char *arg, double *out)
-{
-	char *end;
-	double v;
-
-	if (!*arg || *arg == ' ' || *arg == '-' || *arg == '+')
-		return -1;
-	v = strtod(arg, &end);
-	if (*end == '%')
-		end++;
-	if (*end || !(v >= 0 && v <= 100))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int report_parse_opt(struct report_opts *o, const char *cmd, int c,
-		     const char *arg)
-{
-	unsigned long long v;
-
-	switch (c) {
-	case REPORT_OPT_LINES:
-		o->render.view = RENDER_LINES;
-		return 1;
-	case 'b':
-		o->render.view = RENDER_BINS;
-		return 1;
-	case REPORT_OPT_SORT:
-		if (!arg || !strcmp(arg, "samples")) {
-			o->render.sort = true;
-		} else if (!strcmp(arg, "address")) {
-			o->render.sort = false;
-		} else {
-			ctl_usage_error(cmd, "--sort: unknown key '%s' (samples "
-					"or address)", arg);
-			return -1;
-		}
-		return 1;
-	case REPORT_OPT_TOP:
-		if (ctl_parse_u64(arg, 1, SIZE_MAX, &v)) {
-			ctl_usage_error(cmd, "--top: '%s' is not a number of "
-					"rows from 1", arg);
-			return -1;
-		}
-		o->render.top = (size_t)v;
-		return 1;
-	case REPORT_OPT_PERCENT_LIMIT:
-		if (report_parse_percent(arg, &o->render.percent_limit)) {
-			ctl_usage_error(cmd, "--percent-limit: '%s' is not a "
-					"percentage from 0 to 100", arg);
-			return -1;
-		}
-		return 1;
-	case 'a':
-		o->render.all = true;
-		return 1;
-	case 'v':
-		o->render.verbose = true;
-		return 1;
-	case REPORT_OPT_FORMAT:
-		o->gmon = false;
-		if (!strcmp(arg, "text")) {
-			o->render.format = RENDER_TEXT;
-		} else if (!strcmp(arg, "csv")) {
-			o->render.format = RENDER_CSV;
-		} else if (!strcmp(arg, "json")) {
-			o->render.format = RENDER_JSON;
-		} else if (!strcmp(arg, "pprof")) {
-			o->render.format = RENDER_PPROF;
-		} else if (!strcmp(arg, "folded")) {
-			o->render.format = RENDER_FOLDED;
-		} else if (!strcmp(arg, "gmon")) {
-			o->gmon = true;
-		} else if (!strcmp(arg, "callgrind")) {
-			o->render.format = RENDER_CALLGRIND;
-		} else if (!strcmp(arg, "html")) {
-			o->render.format = RENDER_HTML;
-		} else {
-			ctl_usage_error(cmd, "unknown format '%s' (text, csv, "
-					"json, pprof, folded, gmon, callgrind "
-					"or html)", arg);
-			return -1;
-		}
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-int report_check_opts(const struct report_opts *o, const char *cmd,
-		      const char *output)
-{
-	(void)o;
-	if (o->gmon && !output) {
-		ctl_usage_error(cmd, "--format=gmon needs -o FILE");
-		return -1;
-	}
-	return 0;
-}
-
-static int report_line_cb(void *ctx, uint64_t addr, struct sym_line *l)
-{
-	return symtab_line(ctx, addr, l);
-}
-
-/* Callgrind and HTML: @h as a profile of one object, @binary. */
-static int report_whole_hist(FILE *out, const struct hist *h,
-			     const struct report_opts *o, struct symtab *st,
-			     const char *binary)
-{
-	struct profile_syms syms = { .st = st };
-	struct profile p = { .rate = 0 };
-	char id[256];
-	int ret;
-
-	if (costs_hist_profile(&p, h, binary, st && !symtab_build_id(st, id,
-			       sizeof(id)) ? id : NULL))
-		return -1;
-	syms.samples = profile_total(&p);
-	if (o->render.format == RENDER_CALLGRIND)
-		ret = render_callgrind(out, &p, &syms);
-	else
-		ret = render_html(out, &p, &p, &syms);
-	profile_free(&p);
-	return ret;
-}
-
-/* @output opened with fopen() @mode, or standard output if NULL. */
-static FILE *report_open(const char *cmd, const char *output,
-			 const char *mode)
-{
-	FILE *out;
-
-	if (!output)
-		return stdout;
-	out = fopen(output, mode);
-	if (!out)
-		ctl_errorf(cmd, "%s: %s", output, strerror(errno));
-	return out;
-}
-
-/*
- * Close what report_open() gave, after a render that returned @ret: a
- * failed write or close removes the file. Return: @ret, or -1.
- */
-static int report_close(const char *cmd, const char *output, FILE *out,
-			int ret)
-{
-	if (!output)
-		return ret;
-	if (fclose(out) && !ret) {
-		ctl_errorf(cmd, "%s: %s", output, strerror(errno));
-		ret = -1;
-	}
-	if (ret)
-		unlink(output);
-	return ret;
-}
-
-/* Renders @h with the symbols of @st (NULL: none). */
-static int report_render_symtab(const char *cmd, const struct hist *h,
-				const struct report_opts *o,
-				struct symtab *st, FILE *out)
-{
-	struct render_syms syms = { .funcs = NULL };
-	int ret;
-
-	if (o->gmon) {
-		if (render_gmon(out, h)) {
-			ctl_errorf(cmd, "writing gmon.out: %s", errno == EINVAL
-				   && !h->nranges ? "the profile has no "
-				   "histogram" : strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	if (export_format(o->render.format))
-		return export_hist(out, h, st, o, cmd);
-	if (st) {
-		syms.funcs = symtab_funcs(st, &syms.nfuncs);
-		syms.line = report_line_cb;
-		syms.ctx = st;
-	}
-	if (o->callgraph)
-		ret = render_callgraph(out, h, &syms, &o->render);
-	else if (o->render.format == RENDER_CALLGRIND ||
-		 o->render.format == RENDER_HTML)
-		ret = report_whole_hist(out, h, o, st, o->binary ? o->binary :
-					h->binary);
-	else
-		ret = render(out, h, &syms, &o->render);
-	if (ret)
-		ctl_perror(cmd);
-	return ret;
-}
-
-int report_render_cmd(const char *cmd, const struct hist *h,
-		      const struct report_opts *o, FILE *out)
-{
-	const char *binary = o->binary ? o->binary : h->binary;
-	struct symtab *st = NULL;
-	char err[256];
-	int ret;
-
-	if (binary && !o->gmon) {
-		st = symtab_open(binary, err, sizeof(err));
-		if (!st) {
-			ctl_errorf(cmd, "%s: %s", binary, err);
-			return -1;
-		}
-	}
-	ret = report_render_symtab(cmd, h, o, st, out);
-	symtab_close(st);
-	return ret;
-}
-
-int report_render(const struct hist *h, const struct report_opts *o,
-		  FILE *out)
-{
-	return report_render_cmd("report", h, o, out);
-}
 
 static const struct ctl_option report_options[] = {
 	{ { "file", required_argument, NULL, 'f' }, "GMON",
@@ -290,7 +43,8 @@ static const struct ctl_option report_options[] = {
 	{ { NULL, 0, NULL, 0 }, NULL, NULL },
 };
 
-bool report_file_is_profile(const char *path)
+/* @path is "-" or starts as a profile does: a gmon.out or a saved one. */
+static bool report_file_is_profile(const char *path)
 {
 	char head[sizeof(PROFILE_FILE_MAGIC) + 4];
 	FILE *f;
@@ -305,21 +59,6 @@ bool report_file_is_profile(const char *path)
 	fclose(f);
 	return profile_file_is_saved(head, n) ||
 	       (n >= 4 && !memcmp(head, "gmon", 4));
-}
-
-int report_profile_out(const char *cmd, const struct profile *p,
-		       const struct report_opts *o, bool per_process,
-		       const char *output)
-{
-	FILE *out;
-
-	if (o->gmon)
-		return profile_write_gmon(output, p, cmd);
-	out = report_open(cmd, output, "we");
-	if (!out)
-		return -1;
-	return report_close(cmd, output, out,
-			    profile_report(out, p, o, per_process, cmd));
 }
 
 /* A saved profile (@len bytes at @data, from @file) rendered or rewritten. */
@@ -338,18 +77,6 @@ static int report_saved(const char *cmd, const char *file, const void *data,
 	ret = report_profile_out(cmd, &p, o, per_process, output);
 	profile_free(&p);
 	return ret ? CTL_EXIT_FAIL : CTL_EXIT_OK;
-}
-
-int report_hist_out(const char *cmd, const struct hist *h,
-		    const struct report_opts *o, struct symtab *st,
-		    const char *output)
-{
-	FILE *out = report_open(cmd, output, o->gmon ? "wbe" : "we");
-
-	if (!out)
-		return -1;
-	return report_close(cmd, output, out,
-			    report_render_symtab(cmd, h, o, st, out));
 }
 
 /*

@@ -22,7 +22,7 @@
 
 #include "profile.h"
 #include "render.h"
-#include "report.h"
+#include "report_opts.h"
 #include "symbols.h"
 
 /**

@@ -15,6 +15,7 @@
 
 #include "ctl.h"
 #include "live.h"
+#include "report.h"
 
 uint64_t live_page_size(void)
 {

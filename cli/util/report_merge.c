@@ -18,6 +18,7 @@
 #include "gmon_read.h"
 #include "profile_file.h"
 #include "render.h"
+#include "report.h"
 #include "report_merge.h"
 
 /* One FILE operand, read. */

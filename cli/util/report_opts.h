@@ -1,18 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The report every profil-ctl command prints: a struct hist, the ELF
- * file's symbols, rendered as the options say. "report" reads the hist
- * from a gmon.out; run, attach and show build it from a live buffer and
- * call report_render() the same way.
+ * The report options every command shares (cli/util/report_opts.c):
+ * struct report_opts, their getopt_long table entries, parsing, checks.
  */
-#ifndef PROFIL_CTL_REPORT_H
-#define PROFIL_CTL_REPORT_H
+#ifndef PROFIL_CTL_REPORT_OPTS_H
+#define PROFIL_CTL_REPORT_OPTS_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "ctl.h"
-#include "hist.h"
 #include "render.h"
 
 /**
@@ -96,20 +92,4 @@ int report_check_opts(const struct report_opts *o, const char *cmd,
  */
 void report_help_columns(void);
 
-/**
- * report_render() - render @h to @out with the symbols of @o->binary
- * (or @h->binary; none if both are NULL)
- *
- * Errors go to stderr as "profil-ctl: <cmd>: ..." with @cmd "report"
- * unless the caller names itself through report_render_cmd().
- *
- * Return: 0, or -1 (symbols unreadable, output error).
- */
-int report_render(const struct hist *h, const struct report_opts *o,
-		  FILE *out);
-
-/** report_render_cmd() - report_render() with @cmd in its messages. */
-int report_render_cmd(const char *cmd, const struct hist *h,
-		      const struct report_opts *o, FILE *out);
-
-#endif /* PROFIL_CTL_REPORT_H */
+#endif /* PROFIL_CTL_REPORT_OPTS_H */

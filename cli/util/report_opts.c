@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report options every command shares (report, run, attach, stop,
+ * show, top): their defaults, parsing and checks.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "report_opts.h"
+
+void report_opts_init(struct report_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->render.view = RENDER_FUNCS;
+	o->render.format = RENDER_TEXT;
+	o->render.sort = true;
+}
+
+void report_help_columns(void)
+{
+	printf("\ncolumns of the text table:\n"
+	       "  count     samples (profil's ticks) in the row\n"
+	       "  %%         share of all samples\n"
+	       "  seconds   count / rate: CPU time\n"
+	       "  calls     calls counted by a -pg program (gmon.out arcs)\n"
+	       "  load      samples per byte of the function's code "
+	       "(readprofile's):\n"
+	       "            count / size; high: a small, hot function\n");
+}
+
+/* --percent-limit: a percentage from 0 to 100, decimals allowed. */
+static int report_parse_percent(const char *arg, double *out)
+{
+	char *end;
+	double v;
+
+	if (!*arg || *arg == ' ' || *arg == '-' || *arg == '+')
+		return -1;
+	v = strtod(arg, &end);
+	if (*end == '%')
+		end++;
+	if (*end || !(v >= 0 && v <= 100))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int report_parse_opt(struct report_opts *o, const char *cmd, int c,
+		     const char *arg)
+{
+	unsigned long long v;
+
+	switch (c) {
+	case REPORT_OPT_LINES:
+		o->render.view = RENDER_LINES;
+		return 1;
+	case 'b':
+		o->render.view = RENDER_BINS;
+		return 1;
+	case REPORT_OPT_SORT:
+		if (!arg || !strcmp(arg, "samples")) {
+			o->render.sort = true;
+		} else if (!strcmp(arg, "address")) {
+			o->render.sort = false;
+		} else {
+			ctl_usage_error(cmd, "--sort: unknown key '%s' (samples "
+					"or address)", arg);
+			return -1;
+		}
+		return 1;
+	case REPORT_OPT_TOP:
+		if (ctl_parse_u64(arg, 1, SIZE_MAX, &v)) {
+			ctl_usage_error(cmd, "--top: '%s' is not a number of "
+					"rows from 1", arg);
+			return -1;
+		}
+		o->render.top = (size_t)v;
+		return 1;
+	case REPORT_OPT_PERCENT_LIMIT:
+		if (report_parse_percent(arg, &o->render.percent_limit)) {
+			ctl_usage_error(cmd, "--percent-limit: '%s' is not a "
+					"percentage from 0 to 100", arg);
+			return -1;
+		}
+		return 1;
+	case 'a':
+		o->render.all = true;
+		return 1;
+	case 'v':
+		o->render.verbose = true;
+		return 1;
+	case REPORT_OPT_FORMAT:
+		o->gmon = false;
+		if (!strcmp(arg, "text")) {
+			o->render.format = RENDER_TEXT;
+		} else if (!strcmp(arg, "csv")) {
+			o->render.format = RENDER_CSV;
+		} else if (!strcmp(arg, "json")) {
+			o->render.format = RENDER_JSON;
+		} else if (!strcmp(arg, "pprof")) {
+			o->render.format = RENDER_PPROF;
+		} else if (!strcmp(arg, "folded")) {
+			o->render.format = RENDER_FOLDED;
+		} else if (!strcmp(arg, "gmon")) {
+			o->gmon = true;
+		} else if (!strcmp(arg, "callgrind")) {
+			o->render.format = RENDER_CALLGRIND;
+		} else if (!strcmp(arg, "html")) {
+			o->render.format = RENDER_HTML;
+		} else {
+			ctl_usage_error(cmd, "unknown format '%s' (text, csv, "
+					"json, pprof, folded, gmon, callgrind "
+					"or html)", arg);
+			return -1;
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int report_check_opts(const struct report_opts *o, const char *cmd,
+		      const char *output)
+{
+	(void)o;
+	if (o->gmon && !output) {
+		ctl_usage_error(cmd, "--format=gmon needs -o FILE");
+		return -1;
+	}
+	return 0;
+}
+
