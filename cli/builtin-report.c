@@ -27,6 +27,8 @@ static const struct ctl_option report_options[] = {
 	{ { "file", required_argument, NULL, 'f' }, "GMON",
 	  "the profile: a gmon.out or a saved profile (default gmon.out; "
 	  "- is standard input)" },
+	{ { "input", required_argument, NULL, 'i' }, "FILE",
+	  "the same as --file (perf's -i)" },
 	{ { "exe", required_argument, NULL, 'e' }, "BINARY",
 	  "the program, for its symbols (default a.out)" },
 	REPORT_OPTIONS,
@@ -34,7 +36,8 @@ static const struct ctl_option report_options[] = {
 	  "callers and callees of each function, time propagated as gprof "
 	  "(a -pg program's gmon.out)" },
 	{ { "per-process", no_argument, NULL, REPORT_OPT_PER_PROCESS }, NULL,
-	  "a saved profile per process (pid, comm), then per object" },
+	  "a saved profile per process: pid first in the list (with "
+	  "--per-object: per process, then object)" },
 	{ { "diff", no_argument, NULL, REPORT_OPT_DIFF }, NULL,
 	  "two profiles, BASE NEW: the change per function (or line)" },
 	{ { "output", required_argument, NULL, 'o' }, "FILE",
@@ -121,6 +124,7 @@ int cmd_report(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'f':
+		case 'i':
 			gmon = optarg;
 			break;
 		case 'e':
@@ -195,10 +199,12 @@ int cmd_report(int argc, char **argv)
 		free(data);
 		return ret;
 	}
-	if (per_process) {
+	if (per_process || report_whole_only(&o)) {
 		free(data);
-		return ctl_usage_error(argv[0], "--per-process: %s is not a "
-				       "saved profile", gmon);
+		return ctl_usage_error(argv[0], "%s: %s is not a saved profile "
+				       "(a gmon.out has one program and no "
+				       "process)", per_process ? "--per-process" :
+				       report_whole_only(&o), gmon);
 	}
 	if (!binary && !o.gmon) {
 		/* gprof's default; without it, addresses only. */

@@ -14,6 +14,7 @@
 #include "export.h"
 #include "hint.h"
 #include "html.h"
+#include "profile_list.h"
 #include "profile_report.h"
 #include "render.h"
 #include "symbols.h"
@@ -527,6 +528,8 @@ static int report(struct pr *r, bool per_process)
 	uint64_t *pkeys = totals_of(r->orig, false);
 	size_t *objs = NULL, *procs = NULL;
 	enum render_format fmt = r->o->render.format;
+	/* The ranked list: functions, unless --per-object. */
+	bool list = !r->o->per_object && r->o->render.view == RENDER_FUNCS;
 	int ret = -1;
 
 	if (!okeys || !pkeys)
@@ -547,10 +550,21 @@ static int report(struct pr *r, bool per_process)
 		if (!r->total)
 			fputs("# no user samples\n", r->out);
 	}
-	ret = per_process ? render_processes(r, procs) :
-		render_counts(r, 0, true);
+	if (list && fmt != RENDER_JSON)
+		ret = profile_list(r->out, r->orig, r->objs, r->o, per_process,
+				   r->total);
+	else
+		ret = per_process ? render_processes(r, procs) :
+			render_counts(r, 0, true);
 	if (!ret && fmt == RENDER_JSON)
-		fputs(r->nparts ? "\n  ]\n}\n" : "]\n}\n", r->out);
+		fputs(r->nparts ? "\n  ]" : "]", r->out);
+	if (!ret && fmt == RENDER_JSON && list) {
+		fputs(",\n  \"list\": ", r->out);
+		ret = profile_list(r->out, r->orig, r->objs, r->o, per_process,
+				   r->total);
+	}
+	if (!ret && fmt == RENDER_JSON)
+		fputs("\n}\n", r->out);
 out:
 	profile_syms_close(r->p, r->objs);
 	free(objs);

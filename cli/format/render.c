@@ -305,6 +305,34 @@ static const char *text_note(const struct rows *r,
 	return NULL;
 }
 
+int render_collect(const struct hist *h, const struct render_syms *s,
+		   const struct render_opts *o,
+		   int (*fn)(void *ctx, const char *name, double count,
+			     uint64_t calls),
+		   void *ctx, double *unknown)
+{
+	static const struct render_part whole = { .csv_header = true };
+	static const struct render_syms none;
+	struct rows r = { .v = NULL };
+	size_t i;
+	int ret;
+
+	if (!s)
+		s = &none;
+	r.syms = s;
+	r.part = &whole;
+	rows_totals(&r, h);
+	ret = build_funcs(&r, h, s, o);
+	if (ret)
+		errno = ENOMEM;
+	for (i = 0; !ret && i < r.n; i++)
+		ret = fn(ctx, r.v[i].name, r.v[i].count, r.v[i].calls);
+	*unknown = fabs(r.unknown) < 1e-6 ? 0 : r.unknown;
+	free(r.v);
+	attrib_free(&r.attrib);
+	return ret;
+}
+
 int render(FILE *out, const struct hist *h, const struct render_syms *s,
 	   const struct render_opts *o)
 {

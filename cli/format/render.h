@@ -147,6 +147,21 @@ int render_part(FILE *out, const struct hist *h, const struct render_syms *s,
 		const struct render_opts *o, const struct render_part *part);
 
 /**
+ * render_collect() - the function view's rows of @h, unsorted and
+ * unlimited: @fn (0, or -1 to stop) called with each function's name,
+ * samples (a bin split at a function's bound in proportion, as
+ * render()'s) and calls; rows without samples only with @o->all.
+ * *@unknown: the samples in no function. For a list that gathers
+ * several histograms' rows.
+ * Return: 0, -1 with errno ENOMEM, or @fn's -1.
+ */
+int render_collect(const struct hist *h, const struct render_syms *s,
+		   const struct render_opts *o,
+		   int (*fn)(void *ctx, const char *name, double count,
+			     uint64_t calls),
+		   void *ctx, double *unknown);
+
+/**
  * render_csv_str(), render_json_str() - @s quoted for a CSV field (only
  * if it needs it) or as a JSON string (NULL: nothing, null)
  */

@@ -317,6 +317,12 @@ int report_merge_files(const char *cmd, const char **files, size_t n,
 				      "among the files");
 		goto out;
 	}
+	if (!any_saved && report_whole_only(o)) {
+		ret = ctl_usage_error(cmd, "%s: gmon.out files are one "
+				      "program's histogram: for saved "
+				      "profiles", report_whole_only(o));
+		goto out;
+	}
 	if (rm_check(cmd, in, n, &b))
 		goto fail;
 	if (!any_saved)
@@ -674,6 +680,9 @@ int report_diff_files(const char *cmd, const char **files, size_t n,
 	if (o->gmon || o->render.view == RENDER_BINS)
 		return ctl_usage_error(cmd, "--diff: per function or per "
 				       "line (--lines) only");
+	if (report_whole_only(o))
+		return ctl_usage_error(cmd, "%s: not with --diff",
+				       report_whole_only(o));
 	in = rm_read_all(cmd, files, n, binary, &b);
 	if (!in) {
 		symtab_close(b.st);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ctl.h"
 #include "report_opts.h"
@@ -49,6 +50,102 @@ static int report_parse_percent(const char *arg, double *out)
 	return 0;
 }
 
+static const char *const key_names[] = {
+	[REPORT_KEY_PID] = "pid",
+	[REPORT_KEY_COMM] = "comm",
+	[REPORT_KEY_DSO] = "dso",
+	[REPORT_KEY_SYM] = "sym",
+};
+
+/*
+ * One --sort word: a key of the ranked list (its enum report_key), -1
+ * for samples, -2 for address, -3 for none of them.
+ */
+static int sort_word(const char *w, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
+		if (strlen(key_names[i]) == len && !strncmp(w, key_names[i], len))
+			return (int)i;
+	if (len == 7 && !strncmp(w, "samples", len))
+		return -1;
+	if (len == 7 && !strncmp(w, "address", len))
+		return -2;
+	return -3;
+}
+
+/*
+ * "--sort WORD" is "--sort=WORD" when WORD is a list of keys, or names
+ * no file (then a bad key, said so): an operand that follows a bare
+ * --sort stays an operand.
+ */
+static bool report_sort_keys_ok(const char *arg)
+{
+	const char *w = arg, *end;
+
+	if (access(arg, F_OK))
+		return true;
+	do {
+		end = strchrnul(w, ',');
+		if (sort_word(w, (size_t)(end - w)) == -3)
+			return false;
+		w = end + 1;
+	} while (*end);
+	return true;
+}
+
+/* --sort KEYS: "samples" alone (or no value) is the default order. */
+static int report_parse_sort(struct report_opts *o, const char *cmd,
+			     const char *arg)
+{
+	const char *w = arg, *end;
+	size_t i;
+	int k;
+
+	o->nkeys = 0;
+	o->render.sort = true;
+	if (!arg)
+		return 1;
+	do {
+		end = strchrnul(w, ',');
+		k = sort_word(w, (size_t)(end - w));
+		if (k == -3) {
+			ctl_usage_error(cmd, "--sort: unknown key '%.*s' (comm, "
+					"dso, sym, pid; samples or address)",
+					(int)(end - w), w);
+			return -1;
+		}
+		if (k == -2)
+			o->render.sort = false;
+		for (i = 0; k >= 0 && i < o->nkeys; i++)
+			if (o->keys[i] == (enum report_key)k) {
+				ctl_usage_error(cmd, "--sort: key '%s' given "
+						"twice", key_names[k]);
+				return -1;
+			}
+		if (k >= 0)
+			o->keys[o->nkeys++] = (enum report_key)k;
+		w = end + 1;
+	} while (*end);
+	return 1;
+}
+
+const char *report_whole_only(const struct report_opts *o)
+{
+	if (o->nkeys)
+		return "--sort with pid, comm, dso or sym";
+	if (o->per_object)
+		return "--per-object";
+	if (o->comms)
+		return "--comms";
+	if (o->dsos)
+		return "--dsos";
+	if (o->symbols)
+		return "--symbols";
+	return NULL;
+}
+
 int report_parse_opt(struct report_opts *o, const char *cmd, int c,
 		     const char *arg)
 {
@@ -62,16 +159,8 @@ int report_parse_opt(struct report_opts *o, const char *cmd, int c,
 		o->render.view = RENDER_BINS;
 		return 1;
 	case REPORT_OPT_SORT:
-		if (!arg || !strcmp(arg, "samples")) {
-			o->render.sort = true;
-		} else if (!strcmp(arg, "address")) {
-			o->render.sort = false;
-		} else {
-			ctl_usage_error(cmd, "--sort: unknown key '%s' (samples "
-					"or address)", arg);
-			return -1;
-		}
-		return 1;
+		return report_parse_sort(o, cmd, arg ? arg :
+					 ctl_optarg_next(report_sort_keys_ok));
 	case REPORT_OPT_TOP:
 		if (ctl_parse_u64(arg, 1, SIZE_MAX, &v)) {
 			ctl_usage_error(cmd, "--top: '%s' is not a number of "
@@ -92,6 +181,18 @@ int report_parse_opt(struct report_opts *o, const char *cmd, int c,
 		return 1;
 	case 'v':
 		o->render.verbose = true;
+		return 1;
+	case REPORT_OPT_PER_OBJECT:
+		o->per_object = true;
+		return 1;
+	case REPORT_OPT_COMMS:
+		o->comms = arg;
+		return 1;
+	case REPORT_OPT_DSOS:
+		o->dsos = arg;
+		return 1;
+	case REPORT_OPT_SYMBOLS:
+		o->symbols = arg;
 		return 1;
 	case REPORT_OPT_FORMAT:
 		o->gmon = false;

@@ -11,18 +11,47 @@
 #include "ctl.h"
 #include "render.h"
 
+/*
+ * The keys of a whole-program profile's ranked list (perf report's
+ * --sort keys of the same names): the rows are the samples summed per
+ * distinct value of the keys given, in their order.
+ */
+enum report_key {
+	REPORT_KEY_PID,		/* the process: pid (and its comm) */
+	REPORT_KEY_COMM,	/* the command: the process's comm */
+	REPORT_KEY_DSO,		/* the object (shared object) */
+	REPORT_KEY_SYM,		/* the function */
+};
+
+#define REPORT_MAX_KEYS 4
+
 /**
  * struct report_opts - the rendering options of every command
  * @render: view, format, sort, all, verbose, ticks (render.h)
  * @gmon: --format=gmon: write a gmon.out instead of a table
  * @binary: the ELF file for symbols; NULL: the hist's own @binary
  * @callgraph: report --callgraph: callers and callees (callgraph.h)
+ * @keys: --sort's keys of the ranked list, in order; @nkeys 0: the
+ *	default, comm,dso,sym (pid,comm,dso,sym per process)
+ * @nkeys: their number
+ * @per_object: --per-object: one table per object (per process, then
+ *	object, with --per-process) instead of the ranked list
+ * @comms: --comms: a comma-separated list of commands, or NULL: only
+ *	their samples are listed
+ * @dsos: --dsos: the same of objects (a path or its base name)
+ * @symbols: --symbols: the same of function names
  */
 struct report_opts {
 	struct render_opts render;
 	bool gmon;
 	const char *binary;
 	bool callgraph;
+	enum report_key keys[REPORT_MAX_KEYS];
+	size_t nkeys;
+	bool per_object;
+	const char *comms;
+	const char *dsos;
+	const char *symbols;
 };
 
 /* Option codes above any character, for getopt_long's table. */
@@ -35,22 +64,29 @@ enum {
 	REPORT_OPT_TOP,
 	REPORT_OPT_PERCENT_LIMIT,
 	REPORT_OPT_DIFF,
+	REPORT_OPT_PER_OBJECT,
+	REPORT_OPT_COMMS,
+	REPORT_OPT_DSOS,
+	REPORT_OPT_SYMBOLS,
 };
 
 /*
  * The shared options with their help, to put in a command's struct
- * ctl_option table: --lines, -b/--bins, --sort[=samples|address],
- * --top, --percent-limit, -a/--all, -v/--verbose,
- * --format=text|csv|json|pprof|folded|gmon.
+ * ctl_option table: --lines, -b/--bins, --sort[=KEYS], --top,
+ * --percent-limit, -a/--all, -v/--verbose, --format=FMT, and for
+ * whole-program profiles --per-object, --comms, --dsos, --symbols.
+ * --sort takes its keys as "--sort=KEYS" or "--sort KEYS"
+ * (ctl_optarg_next()).
  */
 #define REPORT_OPTIONS							\
 	{ { "lines", no_argument, NULL, REPORT_OPT_LINES }, NULL,	\
 	  "one row per source file:line (DWARF)" },			\
 	{ { "bins", no_argument, NULL, 'b' }, NULL,			\
 	  "one row per histogram bin" },				\
-	{ { "sort", optional_argument, NULL, REPORT_OPT_SORT }, "KEY",	\
-	  "samples: highest count first (the default); address: "	\
-	  "address (or file:line) order" },				\
+	{ { "sort", optional_argument, NULL, REPORT_OPT_SORT }, "KEYS",	\
+	  "comm,dso,sym in any combination (and pid): the ranked "	\
+	  "list's rows; samples: highest count first (the default); "	\
+	  "address: address (or file:line) order" },			\
 	{ { "top", required_argument, NULL, REPORT_OPT_TOP }, "N",	\
 	  "only the N rows of the most samples" },			\
 	{ { "percent-limit", required_argument, NULL,			\
@@ -62,7 +98,25 @@ enum {
 	  "addresses and sizes" },					\
 	{ { "format", required_argument, NULL, REPORT_OPT_FORMAT }, "FMT", \
 	  "text (default), csv, json, pprof, folded, gmon (needs -o), "	\
-	  "callgrind or html" }
+	  "callgrind or html" },					\
+	{ { "per-object", no_argument, NULL, REPORT_OPT_PER_OBJECT },	\
+	  NULL, "a whole program: one table per object, not one "	\
+	  "ranked list" },						\
+	{ { "comms", required_argument, NULL, REPORT_OPT_COMMS },	\
+	  "LIST", "a whole program: only these commands' samples" },	\
+	{ { "dsos", required_argument, NULL, REPORT_OPT_DSOS }, "LIST",	\
+	  "a whole program: only these objects' samples (path or "	\
+	  "base name)" },						\
+	{ { "symbols", required_argument, NULL, REPORT_OPT_SYMBOLS },	\
+	  "LIST", "a whole program: only these functions' samples" }
+
+/**
+ * report_whole_only() - the option of @o that only a whole-program
+ * profile takes (--sort with pid, comm, dso or sym; --per-object,
+ * --comms, --dsos, --symbols), or NULL: for a command or input that
+ * renders one binary's histogram to refuse it
+ */
+const char *report_whole_only(const struct report_opts *o);
 
 /** report_opts_init() - defaults: functions, text, most samples first. */
 void report_opts_init(struct report_opts *o);

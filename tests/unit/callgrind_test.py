@@ -93,8 +93,8 @@ def cg_calls(out):
     return res
 
 
-def check(name, report_args, lines_too=True):
-    text = run(CTL, "report", *report_args)
+def check(name, report_args, lines_too=True, text_args=()):
+    text = run(CTL, "report", *text_args, *report_args)
     lines = run(CTL, "report", "--lines", *report_args)
     cg = os.path.join(DIR, name + ".callgrind")
     run(CTL, "report", "--format=callgrind", "-o", cg, *report_args)
@@ -128,12 +128,13 @@ def main():
     os.makedirs(DIR, exist_ok=True)
     small = os.path.join(DIR, "small.profile")
     write_small(small)
-    check("saved", [small])
+    check("saved", [small], text_args=["-v"])
 
     # A stripped program: functions only FDEs bound, by their names.
     stripped = os.path.join(DIR, "stripped.profile")
     names = write_stripped(stripped)
-    _, _, got = check("stripped", [stripped], lines_too=False)
+    _, _, got = check("stripped", [stripped], lines_too=False,
+                      text_args=["-v"])
     got = {f: n for (_, f), n in got.items()}
     ok(all(got.get(f) == n for f, n in names.items()),
        f"stripped: the FDE ranges by name, {names}: {got}")

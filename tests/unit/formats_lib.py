@@ -138,11 +138,47 @@ ROW = re.compile(r"^ *(\d+(?:\.\d+)?) +\d+\.\d+ +(?:[\d.]+|-)"
                  r"(?: +(\d+))?  (.*?)(?: +\d+\.\d{4})?$")
 
 
+LIST_HEAD = re.compile(r"^ +count +% +seconds .*  symbol$")
+LIST_TOTAL = re.compile(r"^ *[\d.]+ +[\d.]+ +(?:[\d.]+|-) +total$")
+
+
+def list_funcs(text, calls=False):
+    """{(object, function): count} of a whole profile's ranked list
+    (report -v: objects by path), summed over its other keys; with
+    @calls, the calls column instead (functions with some)."""
+    res, cols = {}, None
+    for line in text.splitlines():
+        if LIST_HEAD.match(line):
+            cols = {k: line.index("  " + k) + 2
+                    for k in ("calls", "object", "symbol")
+                    if "  " + k in line}
+            continue
+        m = re.match(r"^ *(\d+(?:\.\d+)?) ", line)
+        if not cols or not m or LIST_TOTAL.match(line):
+            continue
+        obj = (line[cols["object"]:cols["symbol"]].strip()
+               if "object" in cols else None)
+        key = (obj, line[cols["symbol"]:].strip())
+        if calls:
+            if "calls" not in cols:
+                continue
+            end = cols["calls"] + len("calls")
+            v = line[end - 9:end].strip()
+            if v:
+                res[key] = res.get(key, 0) + int(v)
+        else:
+            res[key] = res.get(key, 0) + float(m.group(1))
+    return res
+
+
 def text_funcs(text, calls=False):
     """{(object, function): count} of a text function view: whole
-    profiles (one "== OBJECT..." section each) or one binary (object
-    None); with @calls, the calls column instead (functions with one)."""
+    profiles (their ranked list, list_funcs(), or one "== OBJECT..."
+    section each, --per-object) or one binary (object None); with
+    @calls, the calls column instead (functions with one)."""
     res, obj = {}, None
+    if any(LIST_HEAD.match(line) for line in text.splitlines()):
+        return list_funcs(text, calls)
     for line in text.splitlines():
         m = re.match(r"^== (.*?)(?: \(build-id [0-9a-f]+\))?: \d+ samples", line)
         if m:

@@ -133,7 +133,7 @@ def check_small():
     small = os.path.join(DIR, "small.profile")
     page = os.path.join(DIR, "saved.html")
     write_small(small)
-    text = run(CTL, "report", small)
+    text = run(CTL, "report", "-v", small)
     lines = run(CTL, "report", "--lines", small)
     run(CTL, "report", "--format=html", "-o", page, small)
     self_contained(page, "saved")
@@ -197,7 +197,7 @@ def check_stripped():
     saved = os.path.join(DIR, "stripped.profile")
     page = os.path.join(DIR, "stripped.html")
     names = write_stripped(saved)
-    text = run(CTL, "report", saved)
+    text = run(CTL, "report", "-v", saved)
     run(CTL, "report", "--format=html", "-o", page, saved)
     d = dom_of(page)
     want = {(os.path.basename(o), f): n for (o, f), n in

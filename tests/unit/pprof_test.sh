@@ -35,12 +35,15 @@ pprof() { go tool pprof -nodefraction=0 -edgefraction=0 "$@" 2>"$tmp/err"; }
 
 # Text function view -> "NAME<TAB>COUNT" (or calls with $2 = calls),
 # summed over objects; the name starts where the header's "function"
-# does, a load figure ends it.
+# does (a load figure ends it), or, in a saved profile's ranked list,
+# where its last column, "symbol", does.
 text_funcs() {
 	awk -v what="${2:-count}" '
 	/  function/ { col = index($0, "function"); calls = /calls/; next }
+	/  symbol$/ { col = index($0, "symbol"); calls = /calls/; next }
 	col && $1 ~ /^[0-9.]+$/ {
 		name = substr($0, col)
+		if ($NF == "total" && name !~ /[^ ]/) { col = 0; next }
 		if (name == "total" || name ~ /^total /) { col = 0; next }
 		sub(/ +[0-9]+\.[0-9]+$/, "", name)
 		v = $1
@@ -247,13 +250,13 @@ f=$tmp/fde
 for fn in fde_loop main.cold; do
 	at=$(nm "$full" | awk -v f="$fn" '$3 == f { sub(/^0+/, "", $1); print $1 }')
 	has "stripped: $fn is cli_fde_target.stripped+0x$at" "$tmp/f.txt" \
-		"  cli_fde_target\.stripped\+0x$at "
+		"  cli_fde_target\.stripped\+0x$at( |$)"
 done
 has "stripped: 10 samples in fde_loop's range" "$tmp/f.txt" \
 	"^ +10 .*  cli_fde_target\.stripped\+0x"
 has "stripped: the sample in no FDE stays [unknown]" "$tmp/f.txt" \
 	"^ +2 .*  \[unknown\]$"
-at=$(sed -n 's/.*  cli_fde_target\.stripped+0x\([0-9a-f]*\) .*/\1/p' "$tmp/f.txt" |
+at=$(sed -n 's/.*  cli_fde_target\.stripped+0x\([0-9a-f]*\)$/\1/p' "$tmp/f.txt" |
 	head -1)
 addr2line -f -e "$full" "0x$at" | head -1 >"$tmp/a2l"
 has "stripped: addr2line -e the unstripped copy names 0x$at" "$tmp/a2l" \
@@ -282,7 +285,7 @@ has "stripped: json: the object's hint, DEBUGINFOD_URLS unset" \
 DEBUGINFOD_URLS=http://127.0.0.1:1 "$ctl" report "$f" >"$tmp/f.set"
 has "stripped: text: with DEBUGINFOD_URLS set, the hint says -g only" \
 	"$tmp/f.set" "^$hint$"
-"$ctl" report --format=csv "$f" >"$tmp/csv"
+"$ctl" report --per-object --format=csv "$f" >"$tmp/csv"
 has "stripped: csv: the hint in the header" "$tmp/csv" "^$hint"
 has "stripped: csv: the range by name and address" "$tmp/csv" \
 	",cli_fde_target\.stripped\+0x$at,0x$at,[0-9]+,10,"

@@ -100,7 +100,7 @@ static void build(struct profile *p)
 	add_range(c, 0x1000, 0x1010, b13, 4);
 }
 
-/* profile_report() into a string. */
+/* profile_report() into a string, one table per object. */
 static char *report_str(const struct profile *p, enum render_view view,
 			enum render_format fmt, bool per_process, bool verbose)
 {
@@ -114,6 +114,7 @@ static char *report_str(const struct profile *p, enum render_view view,
 	o.render.view = view;
 	o.render.format = fmt;
 	o.render.verbose = verbose;
+	o.per_object = true;
 	assert_int_equal(profile_report(f, p, &o, per_process, "test"), 0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
@@ -736,11 +737,12 @@ static void test_report_cmd(void **state)
 	write_file(path, a);
 	free(a);
 	/* report FILE, report -f FILE, report -f - */
-	expect(ctl("report", path, NULL), 0, out, "# user samples");
+	expect(ctl("report", "--per-object", path, NULL), 0, out,
+	       "# user samples");
 	expect(0, 0, out, "== " SYM ": 12 samples, 50.00% ==");
 	assert_string_equal(err, "");
-	expect(ctl("report", "-f", path, "--per-process", NULL), 0, out,
-	       "==== pid 101 (so user)");
+	expect(ctl("report", "-f", path, "--per-process", "--per-object",
+		   NULL), 0, out, "==== pid 101 (so user)");
 	expect(ctl("report", "--format=json", path, NULL), 0, out,
 	       "\"parts\": [");
 	snprintf(gz, sizeof(gz), "%s.gz", path);
@@ -791,14 +793,14 @@ static void test_report_merge(void **state)
 	save_as(&p, "a.profile", a, sizeof(a));
 	save_as(&p, "b.profile", b, sizeof(b));
 	/* Twice the samples, the same shares; four processes. */
-	expect(ctl("report", a, b, NULL), 0, out,
+	expect(ctl("report", "--per-object", a, b, NULL), 0, out,
 	       "# user samples               48  (every percentage is of "
 	       "all user samples)\n");
 	expect(0, 0, out, "== " SYM ": 24 samples, 50.00% ==");
 	expect(0, 0, out, "== " SO " (build-id " WRONG_ID "): 16 samples, "
 	       "33.33% ==");
-	expect(ctl("report", "--per-process", a, b, NULL), 0, out,
-	       "==== pid 101 (so user)");
+	expect(ctl("report", "--per-process", "--per-object", a, b, NULL), 0,
+	       out, "==== pid 101 (so user)");
 	if (strstr(strstr(out, "==== pid 101") + 1, "==== pid 101") == NULL)
 		fail_msg("pid 101 once only:\n%s", out);
 	expect(ctl("report", "-e", SYM, a, b, NULL), 2, err,
@@ -807,7 +809,7 @@ static void test_report_merge(void **state)
 	snprintf(gm, sizeof(gm), "%s/g.out", dir);
 	expect(ctl("report", a, "--format=gmon", "-o", gm, NULL), 0, err,
 	       "g.out");
-	expect(ctl("report", SYM, a, gm, NULL), 0, out,
+	expect(ctl("report", "--per-object", SYM, a, gm, NULL), 0, out,
 	       "== " SYM ": 24 samples,");
 	expect(0, 0, out, "# user samples               36");
 
@@ -839,6 +841,105 @@ static void test_report_merge(void **state)
 	       "target_alpha\n");
 	expect(0, 0, out, "so_work (cli_so_target.so)\n");
 	profile_free(&p);
+}
+
+/*
+ * The ranked list, perf report's default view: one list across objects
+ * and processes, rows per --sort keys (comm,dso,sym by default), --top
+ * and --percent-limit over it, the filters, -i, "--opt VAL".
+ */
+static void test_ranked_list(void **state)
+{
+	static const char head[] = "    count      %   seconds  command  "
+		"object            symbol\n";
+	static const char alpha[] = "       10  41.67     0.100  sym      "
+		"cli_sym_target    target_alpha\n";
+	static const char work[] = "        5  20.83     0.050  so user  "
+		"cli_so_target.so  so_work\n";
+	static const char gone[] = "        4  16.67     0.040  so user  "
+		"libgone.so        [unknown]\n";
+	static const char unc[] = "        3  12.50     0.030  sym      "
+		"cli_so_target.so  " PROFILE_UNCOVERED_ROW "\n";
+	static const char unk[] = "        2   8.33     0.020  sym      "
+		"cli_sym_target    [unknown]\n";
+	char path[128], gm[160];
+	struct profile p;
+
+	(void)state;
+	build(&p);
+	save_as(&p, "list.profile", path, sizeof(path));
+	profile_free(&p);
+	/* Every row across objects, most samples first, then the total. */
+	expect(ctl("report", path, NULL), 0, out, head);
+	before(out, head, alpha);
+	before(out, alpha, work);
+	before(out, work, gone);
+	before(out, gone, unc);
+	before(out, unc, unk);
+	before(out, unk, "       24 100.00     0.240  total\n");
+	assert_null(strstr(out, "== "));
+	/* --top and --percent-limit: of the list, not of each object. */
+	expect(ctl("report", "--top", "2", "-i", path, NULL), 0, out, work);
+	assert_null(strstr(out, gone));
+	expect(0, 0, out, "# 3 more rows (--top, --percent-limit): count 9, "
+	       "37.50%\n");
+	expect(ctl("report", "--percent-limit", "15", path, NULL), 0, out,
+	       gone);
+	assert_null(strstr(out, unc));
+	expect(0, 0, out, "# 2 more rows (--top, --percent-limit): count 5, "
+	       "20.83%\n");
+	/* Keys: one, another, in the order given. */
+	expect(ctl("report", "--sort", "dso", path, NULL), 0, out,
+	       "    count      %   seconds  object\n");
+	before(out, "       12  50.00     0.120  cli_sym_target\n",
+	       "        8  33.33     0.080  cli_so_target.so\n");
+	expect(ctl("report", "--sort=sym", path, NULL), 0, out,
+	       "        6  25.00     0.060  [unknown]\n");
+	expect(ctl("report", "--sort", "comm", path, NULL), 0, out,
+	       "       15  62.50     0.150  sym\n");
+	expect(ctl("report", "--sort", "sym,dso", "--top=3", path, NULL), 0, out,
+	       "    count      %   seconds  symbol        object\n");
+	expect(0, 0, out, "        4  16.67     0.040  [unknown]     "
+	       "libgone.so\n");
+	expect(ctl("report", "--per-process", path, NULL), 0, out,
+	       "        5  20.83     0.050  101:so user  cli_so_target.so  "
+	       "so_work\n");
+	/* Filters: the rest is counted out. */
+	expect(ctl("report", "--comms", "so user", path, NULL), 0, out, work);
+	assert_null(strstr(out, alpha));
+	expect(0, 0, out, "# filtered out (--comms, --dsos, --symbols): "
+	       "count 15, 62.50%\n");
+	expect(ctl("report", "--dsos=libgone.so," SYM, path, NULL), 0, out,
+	       "     0.040  so user  libgone.so      [unknown]\n");
+	expect(0, 0, out, "     0.100  sym      cli_sym_target  target_alpha\n");
+	assert_null(strstr(out, "so_work"));
+	expect(ctl("report", "--symbols", "so_work", path, NULL), 0, out,
+	       "  so_work\n");
+	assert_null(strstr(out, "target_alpha"));
+	/* CSV and JSON: the same rows. */
+	expect(ctl("report", "--format", "csv", path, NULL), 0, out,
+	       "\npid,comm,object,build_id,function,count,percent,seconds,"
+	       "calls\n,sym," SYM ",,target_alpha,10,41.6667,0.100000,0\n");
+	expect(0, 0, out, "\n,so user," GONE ",,[unknown],4,16.6667,0.040000,"
+	       "0\n");
+	expect(ctl("report", "--format=json", "--top=1", path, NULL), 0, out,
+	       "\"list\": {\"keys\": [\"comm\", \"dso\", \"sym\"],");
+	expect(0, 0, out, "\"function\": \"target_alpha\", \"count\": 10, ");
+	expect(0, 0, out, "\"hidden\": {\"rows\": 4, \"count\": 14, ");
+	/* Bad keys; keys and filters of a gmon.out, which has neither. */
+	expect(ctl("report", "--sort", "size", path, NULL), 2, err,
+	       "--sort: unknown key 'size'");
+	expect(ctl("report", "--sort=sym,sym", path, NULL), 2, err,
+	       "--sort: key 'sym' given twice");
+	snprintf(gm, sizeof(gm), "%s/list.gmon", dir);
+	expect(ctl("report", path, "--format=gmon", "-o", gm, NULL), 0, err,
+	       "list.gmon");
+	expect(ctl("report", "--sort", "dso", SYM, gm, NULL), 2, err,
+	       "--sort with pid, comm, dso or sym: ");
+	expect(ctl("report", "--comms", "sym", SYM, gm, NULL), 2, err,
+	       "--comms: ");
+	/* A bare --sort before an operand leaves it an operand. */
+	expect(ctl("report", "--sort", path, NULL), 0, out, head);
 }
 
 static int setup(void **state)
@@ -877,6 +978,7 @@ int main(void)
 		cmocka_unit_test(test_gmon),
 		cmocka_unit_test(test_report_cmd),
 		cmocka_unit_test(test_report_merge),
+		cmocka_unit_test(test_ranked_list),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -208,7 +208,7 @@ static void test_help(void **state)
 		  { "-o, --output=FILE", "-a, --all", "--format=FMT" },
 		  "--duration" },
 		{ "report", "report [options] [BINARY] [FILE...]",
-		  { "--sort[=KEY]", "--top=N", "load      samples per byte" },
+		  { "--sort[=KEYS]", "--top=N", "load      samples per byte" },
 		  "--pid" },
 	};
 	static const char *const ways[][2] = {
@@ -419,7 +419,14 @@ static void test_report_habits(void **state)
 	expect(ctl("report", "--percent-limit", "101", NULL), 2, err,
 	       "--percent-limit: '101' is not a percentage from 0 to 100");
 	expect(ctl("report", "--sort=size", NULL), 2, err,
-	       "--sort: unknown key 'size' (samples or address)");
+	       "--sort: unknown key 'size' (comm, dso, sym, pid; samples or "
+	       "address)");
+	/* perf's habit: "--sort KEY" as "--sort=KEY", -i FILE as -f. */
+	expect(ctl("report", "-e", BOUNDS, "-i", bounds, "--sort", "address",
+		   NULL), 0, out, "bt_hidden");
+	expect_order("bt_first", "bt_hidden");
+	expect(ctl("report", "--sort", "size", NULL), 2, err,
+	       "--sort: unknown key 'size'");
 	/* -F is --rate: the same check, before any kernel is asked. */
 	expect(ctl("start", "-F", "5", "1", NULL), 2, err,
 	       "--rate: '5' is not a rate from 10 to 10000 Hz");
