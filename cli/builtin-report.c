@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -40,6 +41,9 @@ static const struct ctl_option report_options[] = {
 	  "--per-object: per process, then object)" },
 	{ { "diff", no_argument, NULL, REPORT_OPT_DIFF }, NULL,
 	  "two profiles, BASE NEW: the change per function (or line)" },
+	{ { "force", no_argument, NULL, REPORT_OPT_FORCE }, NULL,
+	  "report what does not match: no program, another program's "
+	  "gmon.out, files of two programs" },
 	{ { "output", required_argument, NULL, 'o' }, "FILE",
 	  "write there instead of standard output" },
 	{ { "help", no_argument, NULL, 'h' }, NULL, "this help" },
@@ -84,8 +88,9 @@ static int report_saved(const char *cmd, const char *file, const void *data,
 
 /*
  * The operands: [BINARY] FILE...; the first is the BINARY unless -e
- * named one or its first bytes make it a profile (a gmon.out, a saved
- * profile, or "-"). -f FILE comes first among the files.
+ * named one, it names no file, or its first bytes make it a profile (a
+ * gmon.out, a saved profile, or "-"). -f FILE comes first among the
+ * files.
  */
 static size_t report_operands(int argc, char **argv, const char *file,
 			      const char **binary, const char **files)
@@ -94,11 +99,54 @@ static size_t report_operands(int argc, char **argv, const char *file,
 
 	if (file)
 		files[n++] = file;
-	if (optind < argc && !*binary && !report_file_is_profile(argv[optind]))
+	/* A word that names no file is a FILE: its error names it. */
+	if (optind < argc && !*binary && !access(argv[optind], F_OK) &&
+	    !report_file_is_profile(argv[optind]))
 		*binary = argv[optind++];
 	while (optind < argc)
 		files[n++] = argv[optind++];
 	return n;
+}
+
+/*
+ * Whether @h's samples are of @binary's code: one bin with samples in
+ * a function of @st at least (or no sample at all). If not, the
+ * report would be 100% unknown and lose the call counts: an error
+ * unless @force, which reports anyway.
+ */
+static bool report_fits(const char *cmd, const char *gmon,
+			const char *binary, const struct hist *h,
+			const struct symtab *st, bool force)
+{
+	const struct sym_func *funcs;
+	const struct hist_range *rg;
+	uint64_t lo, hi, total = hist_total(h);
+	size_t n, i, b;
+
+	funcs = symtab_funcs(st, &n);
+	for (i = 0; i < h->nranges; i++) {
+		rg = &h->ranges[i];
+		for (b = 0; b < rg->nbins; b++) {
+			if (!rg->bins[b])
+				continue;
+			hist_bin_range(rg, b, &lo, &hi);
+			if (sym_func_find(funcs, n, lo))
+				return true;
+		}
+	}
+	if (!total)
+		return true;
+	if (!n)
+		ctl_errorf(cmd, "%s: no function symbols and no unwind tables: "
+			   "stripped? Its %" PRIu64 " samples would all be "
+			   "*unknown*%s", binary, total, force ? "" :
+			   " (--force: report them)");
+	else
+		ctl_errorf(cmd, "%s: none of its %" PRIu64 " samples is in a "
+			   "function of %s: is that the program that wrote "
+			   "it?%s", gmon, total, binary, force ? "" :
+			   " (--force: report them as *unknown*)");
+	return force;
 }
 
 int cmd_report(int argc, char **argv)
@@ -142,6 +190,9 @@ int cmd_report(int argc, char **argv)
 		case REPORT_OPT_DIFF:
 			diff = true;
 			break;
+		case REPORT_OPT_FORCE:
+			o.force = true;
+			break;
 		case 'h':
 			ctl_help(argv[0], report_options);
 			report_help_columns();
@@ -165,6 +216,12 @@ int cmd_report(int argc, char **argv)
 				       "--lines or -b");
 	if (o.callgraph && diff)
 		return ctl_usage_error(argv[0], "--callgraph: not with --diff");
+	if (diff && !o.gmon && !report_format_is_table(&o))
+		return ctl_usage_error(argv[0], "--diff: text, csv or json, not "
+				       "--format=%s", report_format_name(&o));
+	if (diff && per_process)
+		return ctl_usage_error(argv[0], "--diff: the functions of two "
+				       "profiles, not --per-process");
 	/* gprof's positional form [BINARY [GMON]], or [BINARY] FILE... */
 	files = calloc((size_t)argc + 1, sizeof(*files));
 	if (!files) {
@@ -207,12 +264,20 @@ int cmd_report(int argc, char **argv)
 				       report_whole_only(&o), gmon);
 	}
 	if (!binary && !o.gmon) {
-		/* gprof's default; without it, addresses only. */
-		if (access("a.out", R_OK) == 0)
+		/* gprof's default; without it, addresses only (--force). */
+		if (access("a.out", R_OK) == 0) {
 			binary = "a.out";
-		else
-			ctl_errorf(argv[0], "a.out: %s: no symbols (name the "
-				   "program with -e)", strerror(errno));
+		} else {
+			ctl_errorf(argv[0], "no program to name %s's addresses: "
+				   "a.out: %s (name it: report BINARY GMON, or "
+				   "-e BINARY%s)", gmon, strerror(errno),
+				   o.force ? "; --force: addresses only" :
+				   "; --force for addresses only");
+			if (!o.force) {
+				free(data);
+				return CTL_EXIT_FAIL;
+			}
+		}
 	}
 
 	/*
@@ -240,6 +305,9 @@ int cmd_report(int argc, char **argv)
 		ctl_perror(argv[0]);
 		goto out;
 	}
+	if (st && !o.gmon && !report_fits(argv[0], gmon, binary, &h, st,
+					  o.force))
+		goto out;
 	ret = report_hist_out(argv[0], &h, &o, st, output);
 out:
 	free(data);

@@ -289,7 +289,7 @@ static void write_text(FILE *out, const struct list *l)
 				width[k] = w;
 		}
 	}
-	fprintf(out, "%9s %6s %9s", "count", "%", "seconds");
+	fprintf(out, "\n%9s %6s %9s", "count", "%", "seconds");
 	if (l->has_calls)
 		fprintf(out, " %9s", "calls");
 	for (k = 0; k < l->nkeys; k++)

@@ -419,6 +419,14 @@ static int render_count(struct pr *r, const struct profile_count *c)
 		syms.funcs = symtab_funcs(po->st, &syms.nfuncs);
 		syms.line = symtab_line_cb;
 		syms.ctx = po->st;
+		/* Its build-id is the one recorded: the right file. */
+		if (ob->build_id && !po->note[0])
+			syms.unnamed = "no symbol of the file covers a "
+				       "sample, and it is the file profiled "
+				       "(its build-id matches): stripped";
+	} else {
+		syms.nosyms = "no symbols: its file was not read (the note "
+			      "above)";
 	}
 	if (fmt != RENDER_TEXT) {
 		keys = part_keys(r, c, fmt == RENDER_JSON);

@@ -294,11 +294,13 @@ static const char *text_note(const struct rows *r,
 		return "no line information for any sample (built without "
 		       "-g, or another binary?)";
 	if (o->view == RENDER_FUNCS && !s->nfuncs) {
-		snprintf(buf, len, "no function symbols (stripped binary?): "
-			 "every sample is %s; -b shows addresses",
-			 unknown_name(r));
+		snprintf(buf, len, "%s: every sample is %s; -b shows "
+			 "addresses", s->nosyms ? s->nosyms : "no function "
+			 "symbols (stripped binary?)", unknown_name(r));
 		return buf;
 	}
+	if (o->view == RENDER_FUNCS && s->unnamed)
+		return s->unnamed;
 	if (o->view == RENDER_FUNCS)
 		return "no sample falls in a function of the binary: is it "
 		       "the program that was profiled?";

@@ -44,12 +44,18 @@ enum render_format {
  *	view names the function of @funcs there), or -1; NULL if there is
  *	no line information
  * @ctx: passed to @line
+ * @nosyms: why there are no function symbols, when no file was read
+ *	(NULL: a file was, which has none: "stripped binary?")
+ * @unnamed: why no sample falls in a function when there are some
+ *	(NULL: "is it the program that was profiled?")
  */
 struct render_syms {
 	const struct sym_func *funcs;
 	size_t nfuncs;
 	int (*line)(void *ctx, uint64_t addr, struct sym_line *l);
 	void *ctx;
+	const char *nosyms;
+	const char *unnamed;
 };
 
 /**

@@ -107,6 +107,9 @@ static int report_render_symtab(const char *cmd, const struct hist *h,
 		syms.funcs = symtab_funcs(st, &syms.nfuncs);
 		syms.line = report_line_cb;
 		syms.ctx = st;
+	} else {
+		syms.nosyms = "no program read for symbols (name it: "
+			      "BINARY GMON, or -e)";
 	}
 	if (o->callgraph)
 		ret = render_callgraph(out, h, &syms, &o->render);

@@ -153,11 +153,13 @@ int report_parse_opt(struct report_opts *o, const char *cmd, int c,
 
 	switch (c) {
 	case REPORT_OPT_LINES:
-		o->render.view = RENDER_LINES;
-		return 1;
 	case 'b':
-		o->render.view = RENDER_BINS;
-		return 1;
+		if (o->render.view != (c == 'b' ? RENDER_LINES : RENDER_BINS)) {
+			o->render.view = c == 'b' ? RENDER_BINS : RENDER_LINES;
+			return 1;
+		}
+		ctl_usage_error(cmd, "--lines and -b: one view or the other");
+		return -1;
 	case REPORT_OPT_SORT:
 		return report_parse_sort(o, cmd, arg ? arg :
 					 ctl_optarg_next(report_sort_keys_ok));
@@ -195,6 +197,12 @@ int report_parse_opt(struct report_opts *o, const char *cmd, int c,
 		o->symbols = arg;
 		return 1;
 	case REPORT_OPT_FORMAT:
+		if (o->format_given) {
+			ctl_usage_error(cmd, "--format given twice (%s, then "
+					"%s)", report_format_name(o), arg);
+			return -1;
+		}
+		o->format_given = true;
 		o->gmon = false;
 		if (!strcmp(arg, "text")) {
 			o->render.format = RENDER_TEXT;
@@ -224,12 +232,50 @@ int report_parse_opt(struct report_opts *o, const char *cmd, int c,
 	}
 }
 
+const char *report_format_name(const struct report_opts *o)
+{
+	static const char *const names[] = {
+		[RENDER_TEXT] = "text", [RENDER_CSV] = "csv",
+		[RENDER_JSON] = "json", [RENDER_PPROF] = "pprof",
+		[RENDER_FOLDED] = "folded", [RENDER_CALLGRIND] = "callgrind",
+		[RENDER_HTML] = "html",
+	};
+
+	return o->gmon ? "gmon" : names[o->render.format];
+}
+
+bool report_format_is_table(const struct report_opts *o)
+{
+	return !o->gmon && (o->render.format == RENDER_TEXT ||
+			    o->render.format == RENDER_CSV ||
+			    o->render.format == RENDER_JSON);
+}
+
 int report_check_opts(const struct report_opts *o, const char *cmd,
 		      const char *output)
 {
-	(void)o;
+	const char *fmt = report_format_name(o);
+
 	if (o->gmon && !output) {
 		ctl_usage_error(cmd, "--format=gmon needs -o FILE");
+		return -1;
+	}
+	if (report_format_is_table(o))
+		return 0;
+	/* The other formats keep every sample in a layout of their own. */
+	if (o->render.top || o->render.percent_limit > 0) {
+		ctl_usage_error(cmd, "--top, --percent-limit: not with "
+				"--format=%s, which keeps every sample", fmt);
+		return -1;
+	}
+	if (o->render.view != RENDER_FUNCS) {
+		ctl_usage_error(cmd, "--lines, -b: not with --format=%s, which "
+				"has functions and lines in one", fmt);
+		return -1;
+	}
+	if (report_whole_only(o)) {
+		ctl_usage_error(cmd, "%s: not with --format=%s",
+				report_whole_only(o), fmt);
 		return -1;
 	}
 	return 0;

@@ -40,6 +40,9 @@ enum report_key {
  *	their samples are listed
  * @dsos: --dsos: the same of objects (a path or its base name)
  * @symbols: --symbols: the same of function names
+ * @format_given: --format was given (a second one is refused)
+ * @force: report --force: go on where the input does not match (no
+ *	program, another program, files of two programs)
  */
 struct report_opts {
 	struct render_opts render;
@@ -52,6 +55,8 @@ struct report_opts {
 	const char *comms;
 	const char *dsos;
 	const char *symbols;
+	bool format_given;
+	bool force;
 };
 
 /* Option codes above any character, for getopt_long's table. */
@@ -68,6 +73,7 @@ enum {
 	REPORT_OPT_COMMS,
 	REPORT_OPT_DSOS,
 	REPORT_OPT_SYMBOLS,
+	REPORT_OPT_FORCE,
 };
 
 /*
@@ -132,9 +138,20 @@ void report_opts_init(struct report_opts *o);
 int report_parse_opt(struct report_opts *o, const char *cmd, int c,
 		     const char *arg);
 
+/** report_format_name() - @o's --format, as the option spells it. */
+const char *report_format_name(const struct report_opts *o);
+
 /**
- * report_check_opts() - the checks once all options are in (--lines
- * with -b, --format=gmon without an output file @output)
+ * report_format_is_table() - @o's format is a table's (text, csv,
+ * json), which the views, keys, filters and limits shape
+ */
+bool report_format_is_table(const struct report_opts *o);
+
+/**
+ * report_check_opts() - the checks once all options are in:
+ * --format=gmon without an output file @output; with a format that is
+ * not a table's, --top, --percent-limit, --lines, -b, keys and filters,
+ * which it would drop
  * Return: 0, or -1 with the message printed (exit CTL_EXIT_USAGE).
  */
 int report_check_opts(const struct report_opts *o, const char *cmd,

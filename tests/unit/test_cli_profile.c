@@ -835,6 +835,25 @@ static void test_report_merge(void **state)
 	snprintf(msg, sizeof(msg), "%s and %s: bins of 4 and 8 bytes", other,
 		 rate);
 	expect(ctl("report", other, rate, NULL), 1, err, msg);
+	/*
+	 * Another program by path, one of them without a build-id: refused
+	 * by merge and diff alike, unless --force.
+	 */
+	p.bin_bytes = 4;
+	free(p.objects[0].build_id);
+	p.objects[0].build_id = NULL;
+	free(p.objects[0].path);
+	p.objects[0].path = strdup("/elsewhere/other");
+	free(p.processes[0].exe);
+	p.processes[0].exe = strdup("/elsewhere/other");
+	save_as(&p, "other.profile", rate, sizeof(rate));
+	snprintf(msg, sizeof(msg), "%s and %s: not profiles of one program "
+		 "(" SYM " and /elsewhere/other, one without a build-id): "
+		 "--force to combine them anyway", b, rate);
+	expect(ctl("report", b, rate, NULL), 1, err, msg);
+	expect(ctl("report", "--diff", b, rate, NULL), 1, err, msg);
+	expect(ctl("report", "--force", b, rate, NULL), 0, out,
+	       "# user samples               48");
 	/* --diff of a profile with itself: no change anywhere. */
 	expect(ctl("report", "--diff", b, b, NULL), 0, out,
 	       "       10        10        +0   41.67   41.67    +0.00  "

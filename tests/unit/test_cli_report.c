@@ -291,6 +291,60 @@ static void test_report_failures(void **state)
 	       "profil-ctl: report: /: Is a directory");
 }
 
+/*
+ * What does not match fails (exit 1) unless --force, naming what is
+ * wrong; options a format or mode would drop are refused (exit 2).
+ */
+static void test_report_fails_loudly(void **state)
+{
+	char msg[256];
+
+	(void)state;
+	/* No program: gprof fails there too. */
+	snprintf(msg, sizeof(msg), "profil-ctl: report: no program to name "
+		 "%s's addresses: a.out: No such file or directory (name it: "
+		 "report BINARY GMON, or -e BINARY; --force for addresses "
+		 "only)", good);
+	expect(ctl("report", "-f", good, NULL), 1, err, msg);
+	assert_string_equal(out, "");
+	/* Another program (PIE, far from the target's addresses). */
+	snprintf(msg, sizeof(msg), "profil-ctl: report: %s: none of its 5 "
+		 "samples is in a function of %s: is that the program that "
+		 "wrote it? (--force: report them as *unknown*)", good, PG);
+	expect(ctl("report", PG, good, NULL), 1, err, msg);
+	expect(ctl("report", "--force", PG, good, NULL), 0, out,
+	       "        5 100.00     0.050  *unknown*\n");
+	/* The operand the user gave is the one named. */
+	expect(ctl("report", "/nonexistent.profile", NULL), 1, err,
+	       "profil-ctl: report: /nonexistent.profile: No such file or "
+	       "directory");
+	/* Options that would be dropped. */
+	expect(ctl("report", "--format=pprof", "--percent-limit=5", TARGET,
+		   good, NULL), 2, err, "--top, --percent-limit: not with "
+	       "--format=pprof, which keeps every sample");
+	expect(ctl("report", "--format=callgrind", "--top=3", TARGET, good,
+		   NULL), 2, err, "not with --format=callgrind");
+	expect(ctl("report", "--format=html", "--lines", TARGET, good, NULL),
+	       2, err, "--lines, -b: not with --format=html");
+	expect(ctl("report", "--lines", "-b", TARGET, good, NULL), 2, err,
+	       "--lines and -b: one view or the other");
+	expect(ctl("report", "--format=csv", "--format", "json", TARGET, good,
+		   NULL), 2, err, "--format given twice (csv, then json)");
+	expect(ctl("report", "--diff", "--format=pprof", "-o", "d.pprof",
+		   TARGET, good, good, NULL), 2, err,
+	       "--diff: text, csv or json, not --format=pprof");
+	assert_int_not_equal(access("d.pprof", F_OK), 0);
+	expect(ctl("report", "--diff", "--format=html", TARGET, good, good,
+		   NULL), 2, err, "not --format=html");
+	expect(ctl("report", "--diff", "--per-process", TARGET, good, good,
+		   NULL), 2, err, "--diff: the functions of two profiles, not "
+	       "--per-process");
+	/* The same file twice: said, then summed. */
+	snprintf(msg, sizeof(msg), "warning: %s and %s are one file: its "
+		 "samples count twice", good, good);
+	expect(ctl("report", TARGET, good, good, NULL), 0, err, msg);
+}
+
 static void test_report_ok(void **state)
 {
 	struct hist h = { .rate = 0 };
@@ -305,11 +359,12 @@ static void test_report_ok(void **state)
 	       "cli_sym_target.c:");
 	expect(ctl("report", "-e", TARGET, "-f", good, "--format=csv", NULL),
 	       0, out, "target_alpha,0x");
-	/* No a.out in the directory: a warning, addresses only. */
-	expect(ctl("report", "-f", good, NULL), 0, err,
-	       "profil-ctl: report: a.out: No such file or directory: no "
-	       "symbols (name the program with -e)");
-	expect(0, 0, out, "# no function symbols");
+	/* No a.out in the directory: --force gives addresses only. */
+	expect(ctl("report", "--force", "-f", good, NULL), 0, err,
+	       "a.out: No such file or directory (name it: report BINARY "
+	       "GMON, or -e BINARY; --force: addresses only)");
+	expect(0, 0, out, "# no program read for symbols (name it: BINARY "
+	       "GMON, or -e): every sample is *unknown*");
 	/* The rewrite reads back. */
 	expect(ctl("report", "-f", good, "--format=gmon", "-o", out_path,
 		   NULL), 0, out, "");
@@ -591,6 +646,7 @@ int main(void)
 		cmocka_unit_test(test_report_usage),
 		cmocka_unit_test(test_report_failures),
 		cmocka_unit_test(test_report_ok),
+		cmocka_unit_test(test_report_fails_loudly),
 		cmocka_unit_test(test_report_bounds),
 		cmocka_unit_test(test_report_habits),
 		cmocka_unit_test(test_report_merge_diff),
