@@ -123,9 +123,15 @@ static uint64_t hash64(uint64_t x)
 	return x ^ (x >> 33);
 }
 
+/*
+ * Keys are (object, address or function, file or kind): the middle one
+ * is added unhashed, so that a count's bins, in address order, fill
+ * neighbouring slots of the table instead of a random slot each (cache
+ * and page misses were most of a large profile's cost).
+ */
 static uint64_t hash_key(const uint64_t k[3])
 {
-	return hash64(k[0] ^ hash64(k[1] ^ hash64(k[2])));
+	return hash64(k[0] ^ hash64(k[2])) + (k[1] >> 1);
 }
 
 static uint64_t hash_str(const char *s)
@@ -545,7 +551,7 @@ static int write_gzip(FILE *out, const uint8_t *buf, size_t len)
 		errno = EFBIG;
 		return -1;
 	}
-	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+	if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
 			 Z_DEFAULT_STRATEGY) != Z_OK) {
 		errno = ENOMEM;
 		return -1;
@@ -686,6 +692,51 @@ static void pp_free(struct pp *pp)
 	free(pp->labelptrs);
 }
 
+/*
+ * Room for @n samples and locations made once, the location map sized
+ * for them: no array or table is regrown, rehashed and refaulted on the
+ * way (a large profile's cost was mostly that).
+ */
+static int pp_reserve(struct pp *pp, size_t n)
+{
+	size_t cap = 256;
+
+	while (cap < 2 * (n + 1))
+		cap *= 2;
+	pp->locmap.v = calloc(cap, sizeof(*pp->locmap.v));
+	if (!pp->locmap.v)
+		return -1;
+	pp->locmap.cap = cap;
+	n++;
+	pp->samples = reallocarray(NULL, n, sizeof(*pp->samples));
+	pp->values = reallocarray(NULL, n, sizeof(*pp->values));
+	pp->locids = reallocarray(NULL, n, sizeof(*pp->locids));
+	pp->locs = reallocarray(NULL, n, sizeof(*pp->locs));
+	pp->lines = reallocarray(NULL, n, sizeof(*pp->lines));
+	if (!pp->samples || !pp->values || !pp->locids || !pp->locs ||
+	    !pp->lines)
+		return -1;
+	pp->capsamples = pp->capvalues = pp->caplocids = n;
+	pp->caplocs = pp->caplines = n;
+	return 0;
+}
+
+/* Samples (bins with some, uncovered, arcs): at most one location each. */
+static size_t pp_nsamples(const struct profile *p)
+{
+	const struct hist *h;
+	size_t n = 0, i, r, b;
+
+	for (i = 0; i < p->ncounts; i++) {
+		h = &p->counts[i].hist;
+		for (r = 0; r < h->nranges; r++)
+			for (b = 0; b < h->ranges[r].nbins; b++)
+				n += h->ranges[r].bins[b] != 0;
+		n += 1 + 2 * h->narcs;
+	}
+	return n;
+}
+
 int render_pprof(FILE *out, const struct profile *p,
 		 const struct render_syms *syms, const struct export_opts *o)
 {
@@ -702,7 +753,8 @@ int render_pprof(FILE *out, const struct profile *p,
 	if (grow(&pp.strs, &pp.capstrs, 0, sizeof(*pp.strs)))
 		goto out;
 	pp.strs[pp.nstrs++] = "";
-	if (add_mappings(&pp) || add_labels(&pp))
+	if (add_mappings(&pp) || add_labels(&pp) ||
+	    pp_reserve(&pp, pp_nsamples(p)))
 		goto out;
 	for (i = 0; i < p->ncounts; i++)
 		if (add_count(&pp, &p->counts[i]))

@@ -493,10 +493,19 @@ int symtab_src(struct symtab *st, uint64_t addr, struct sym_line *l)
 	return 0;
 }
 
+/* DWARF scope walks so far (symtab_scope_work()). */
+static unsigned long long scope_walks;
+
+unsigned long long symtab_scope_work(void)
+{
+	return scope_walks;
+}
+
 int symtab_line(struct symtab *st, uint64_t addr, struct sym_line *l)
 {
 	if (symtab_src(st, addr, l))
 		return -1;
+	scope_walks++;
 	l->func = symtab_keep(st, symbols_dwarf_func(st->mod,
 						      addr + st->bias));
 	return 0;
