@@ -273,6 +273,13 @@ static int64_t start_line(const struct render_syms *s,
 	return l.line;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
 /*
  * The id of the function @f (NULL: the object's unknown row, or with
  * @name its uncovered one) of object @obj, in source @file; 0 on ENOMEM.
@@ -293,11 +300,22 @@ static uint64_t function_id(struct pp *pp, size_t obj,
 		k[1] = UINT64_MAX;
 	if (!name)
 		name = f ? f->name : pp->o->unknown;
-	nidx = str(pp, name);
-	if (fidx < 0 || nidx < 0 || !(slot = map_get(&pp->funcmap, k)))
+	if (fidx < 0 || !(slot = map_get(&pp->funcmap, k)))
 		return 0;
 	if (slot->id)
 		return slot->id;
+	/*
+	 * pprof merges functions by name: an object's unknown and uncovered
+	 * rows are its own: "[unknown] [libc.so.6]" (pprof shortens away
+	 * a "(...)", and names a mapping so: "[libc.so.6]").
+	 */
+	if (f || pp->p->nobjects < 2)
+		nidx = str(pp, name);
+	else
+		nidx = strf(pp, "%s [%s]", name,
+			    base_name(pp->p->objects[obj].path));
+	if (nidx < 0)
+		return 0;
 	if (grow(&pp->funcs, &pp->capfuncs, pp->nfuncs, sizeof(*pp->funcs)))
 		return 0;
 	fn = &pp->funcs[pp->nfuncs];

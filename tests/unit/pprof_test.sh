@@ -7,7 +7,8 @@
 #   per function (samples, calls, cpu), -lines per source line, -raw
 #   (build-id, symbol flags, the calls type);
 # - a saved profile of two processes and two objects, one sample row
-#   uncovered: -top, -lines, -tags (pid and comm), -raw;
+#   uncovered, samples in no function in both: -top (each object's
+#   [unknown] its own), -lines, -tags (pid and comm), -raw;
 # - folded: its counts summed per function, and in all, are the text's;
 # - a stripped program's functions that only FDEs bound: their names in
 #   the text, folded, json and csv, unnamed locations with their
@@ -36,13 +37,23 @@ pprof() { go tool pprof -nodefraction=0 -edgefraction=0 "$@" 2>"$tmp/err"; }
 # Text function view -> "NAME<TAB>COUNT" (or calls with $2 = calls),
 # summed over objects; the name starts where the header's "function"
 # does (a load figure ends it), or, in a saved profile's ranked list,
-# where its last column, "symbol", does.
+# where its last column, "symbol", does. With $3 = objects, a list's
+# "[...]" rows (unknown, uncovered) are named "NAME [OBJECT]", as pprof
+# names them in a profile of several objects.
 text_funcs() {
-	awk -v what="${2:-count}" '
+	awk -v what="${2:-count}" -v objects="${3:-}" '
 	/  function/ { col = index($0, "function"); calls = /calls/; next }
-	/  symbol$/ { col = index($0, "symbol"); calls = /calls/; next }
+	/  symbol$/ {
+		col = index($0, "symbol"); ocol = index($0, "  object") + 2
+		calls = /calls/; next
+	}
 	col && $1 ~ /^[0-9.]+$/ {
 		name = substr($0, col)
+		if (objects && ocol > 2 && name ~ /^\[/) {
+			obj = substr($0, ocol, col - ocol)
+			sub(/ +$/, "", obj)
+			name = name " [" obj "]"
+		}
 		if ($NF == "total" && name !~ /[^ ]/) { col = 0; next }
 		if (name == "total" || name ~ /^total /) { col = 0; next }
 		sub(/ +[0-9]+\.[0-9]+$/, "", name)
@@ -166,14 +177,18 @@ processes 2
 process 0 100 1 "sym" "$sym" 30 1 5 1 0 0 0 0
 process 1 101 100 "so%20user" - 10 1 0 0 0 0 0 0
 counts 3
-count 0 0 0 2
+count 0 0 0 3
+range 0x100 0x104 1 1
+bin 0 2
 range $a $(printf 0x%x $((a + 8))) 2 2
 bin 0 7
 bin 1 3
 range $b $(printf 0x%x $((b + 4))) 1 1
 bin 0 5
 count 0 1 3 0
-count 1 1 0 1
+count 1 1 0 2
+range 0x10 0x14 1 1
+bin 0 6
 range $w $(printf 0x%x $((w + 8))) 2 1
 bin 1 4
 end
@@ -185,9 +200,13 @@ s=$tmp/saved
 "$ctl" report --format=folded "$s" >"$tmp/s.folded"
 "$ctl" report --per-process "$s" >"$tmp/s.pp"
 
-text_funcs "$tmp/s.txt" >"$tmp/want"
+text_funcs "$tmp/s.txt" count objects >"$tmp/want"
 pprof -top "$tmp/s.pb.gz" | pprof_top "" >"$tmp/got"
 same "saved: go tool pprof -top: samples per function" "$tmp/want" "$tmp/got"
+has "saved: -top: the program's [unknown] samples are its own" "$tmp/got" \
+	"^\[unknown\] \[cli_sym_target\]	2$"
+has "saved: -top: the library's [unknown] samples are its own" "$tmp/got" \
+	"^\[unknown\] \[cli_so_target\.so\]	6$"
 text_lines "$tmp/s.lines" >"$tmp/want"
 pprof -top -lines "$tmp/s.pb.gz" | pprof_top 1 | grep -v '^\[' >"$tmp/got"
 same "saved: go tool pprof -lines: samples per source line" \

@@ -275,8 +275,11 @@ static void test_pprof(void **state)
 	assert_int_equal(total(m, 1), 24 * 10000000LL);
 	assert_int_equal(value_of(m, "target_alpha", 0), 10);
 	assert_int_equal(value_of(m, "so_work", 0), 5);
-	assert_int_equal(value_of(m, "[unknown]", 0), 2 + 4);
-	assert_int_equal(value_of(m, PROFILE_UNCOVERED_ROW, 0), 3);
+	/* Each object's unknown and uncovered samples its own function. */
+	assert_int_equal(value_of(m, "[unknown] [cli_sym_target]", 0), 2);
+	assert_int_equal(value_of(m, "[unknown] [lib;gone.so]", 0), 4);
+	assert_int_equal(value_of(m, PROFILE_UNCOVERED_ROW
+				  " [cli_so_target.so]", 0), 3);
 	assert_int_equal(value_of(m, "so_work", 1), 50000000);
 
 	for (i = 0; i < m->n_sample; i++) {
