@@ -473,6 +473,23 @@ static size_t main_object(const struct profile *p)
 	return 0;
 }
 
+/*
+ * The file offset of @m's start, from the object's program headers:
+ * pprof finds the code it disassembles (-disasm, -weblist) by it, so 0
+ * for a start in libc's text at 0x26000 found nothing. The start and
+ * limit stay link-time addresses, as every location's. Without the
+ * object's file (@s without symbols), 0.
+ */
+static void file_offset(pb_mapping *m, const struct render_syms *s)
+{
+	uint64_t vaddr, off;
+
+	if (!s->ctx || m->memory_start == m->memory_limit ||
+	    symtab_segment(s->ctx, m->memory_start, &vaddr, &off))
+		return;
+	m->file_offset = off + (m->memory_start - vaddr);
+}
+
 static int add_mappings(struct pp *pp)
 {
 	const struct profile *p = pp->p;
@@ -509,6 +526,8 @@ static int add_mappings(struct pp *pp)
 			widen(m, h->arcs[j].self_pc, h->arcs[j].self_pc + 1);
 		}
 	}
+	for (i = 0; i < p->nobjects; i++)
+		file_offset(&pp->maps[i], &pp->syms[i]);
 	return 0;
 }
 

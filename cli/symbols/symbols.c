@@ -493,6 +493,28 @@ int symtab_src(struct symtab *st, uint64_t addr, struct sym_line *l)
 	return 0;
 }
 
+int symtab_segment(const struct symtab *st, uint64_t addr, uint64_t *vaddr,
+		   uint64_t *offset)
+{
+	GElf_Phdr mem, *ph;
+	GElf_Addr bias;
+	size_t n, i;
+	Elf *elf = dwfl_module_getelf(st->mod, &bias);
+
+	if (!elf || elf_getphdrnum(elf, &n))
+		return -1;
+	for (i = 0; i < n; i++) {
+		ph = gelf_getphdr(elf, (int)i, &mem);
+		if (ph && ph->p_type == PT_LOAD && addr >= ph->p_vaddr &&
+		    addr < ph->p_vaddr + ph->p_memsz) {
+			*vaddr = ph->p_vaddr;
+			*offset = ph->p_offset;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 /* DWARF scope walks so far (symtab_scope_work()). */
 static unsigned long long scope_walks;
 

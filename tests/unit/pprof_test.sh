@@ -8,7 +8,8 @@
 #   (build-id, symbol flags, the calls type);
 # - a saved profile of two processes and two objects, one sample row
 #   uncovered, samples in no function in both: -top (each object's
-#   [unknown] its own), -lines, -tags (pid and comm), -raw;
+#   [unknown] its own), -lines, -tags (pid and comm), -raw (mappings'
+#   file offsets from the program headers), -disasm;
 # - folded: its counts summed per function, and in all, are the text's;
 # - a stripped program's functions that only FDEs bound: their names in
 #   the text, folded, json and csv, unnamed locations with their
@@ -222,6 +223,14 @@ has "saved: -raw: the library second, no build-id" "$tmp/raw" \
 	"^2: .* $so +\[FN\]\[FL\]\[LN\]$"
 has "saved: -raw: two sample types, period 1e9 / 250" "$tmp/raw" \
 	"^Period: 4000000$"
+# The library's mapping starts at 0x10, in its first PT_LOAD (offset 0,
+# address 0): its file offset is 0x10, not 0; and -disasm finds so_work's
+# instructions in the file, its 4 samples on the one holding the bin.
+has "saved: -raw: the library's file offset is its start's (0x10)" \
+	"$tmp/raw" "^2: 0x10/0x[0-9a-f]+/0x10 "
+pprof -disasm=so_work "$tmp/s.pb.gz" >"$tmp/disasm"
+has "saved: -disasm=so_work: its samples on its instructions" \
+	"$tmp/disasm" "^ +4 +4 +[0-9a-f]+: .*;so_work cli_so_target\.c:[0-9]+"
 p100=$(awk '/^# +[0-9]+ +[0-9.]+ +100 / { print $2 }' "$tmp/s.pp")
 pprof -tags "$tmp/s.pb.gz" >"$tmp/tags"
 has "saved: -tags: pid 100 has its --per-process samples ($p100)" \
