@@ -16,7 +16,7 @@ import re
 import sys
 
 sys.dont_write_bytecode = True  # noqa: E402 (no __pycache__ in the tree)
-from formats_lib import (CTL, DIR, PG, done, ok, run, skip_unless,
+from formats_lib import (CTL, DIR, PG, SO, SYM, done, ok, run, skip_unless,
                          text_funcs, text_lines, write_small, write_stripped)
 
 NUM = r"([\d,]+)"
@@ -129,6 +129,15 @@ def main():
     small = os.path.join(DIR, "small.profile")
     write_small(small)
     check("saved", [small], text_args=["-v"])
+
+    # Functions without a source file in two objects, of one name
+    # ([unknown]): each object's apart, not "???:[unknown]" for both.
+    unknowns = os.path.join(DIR, "unknowns.profile")
+    write_small(unknowns, unknowns=True)
+    _, _, got = check("unknowns", [unknowns], text_args=["-v"])
+    ok(got.get((SYM, "[unknown]")) == 3 and
+       got.get((SO, "[unknown]")) == 6,
+       f"unknowns: [unknown] 3 in the program, 6 in the library: {got}")
 
     # A stripped program: functions only FDEs bound, by their names.
     stripped = os.path.join(DIR, "stripped.profile")

@@ -60,10 +60,12 @@ def func_bins(path, name, low, counts):
     return [(k + i, c) for i, c in enumerate(counts)]
 
 
-def write_small(path):
+def write_small(path, unknowns=False):
     """Two processes, the program and a shared library. The text report:
     target_alpha 10, target_beta 7, main 1; so_work 11 + 4, 2 samples
-    uncovered in the library."""
+    uncovered in the library. With @unknowns, samples in no function of
+    either object too: the program's 3 (past its code), the library's 6
+    (in its data)."""
     lo, hi, slo, shi = 0x401000, 0x402000, 0x1000, 0x1200
     bins = sorted(func_bins(SYM, "target_alpha", lo, [7, 3]) +
                   func_bins(SYM, "target_beta", lo, [5, 2]) +
@@ -73,14 +75,19 @@ def write_small(path):
             f'object 1 - "{SO}"', "processes 2",
             f'process 0 100 1 "cli_sym_target" "{SYM}" 30 1 2 0 0 0 0 0',
             f'process 1 101 100 "cli_sym_target" "{SYM}" 10 0 0 0 0 0 0 0',
-            "counts 3", "count 0 0 0 1",
+            "counts 3", f"count 0 0 0 {2 if unknowns else 1}",
             f"range {lo:#x} {hi:#x} {(hi - lo) // 4} {len(bins)}"]
     rows += [f"bin {k} {c}" for k, c in bins]
+    if unknowns:
+        rows += ["range 0x500000 0x500004 1 1", "bin 0 3"]
     for proc, uncov, n in ((0, 2, 11), (1, 0, 4)):
-        rows += [f"count {proc} 1 {uncov} 1",
+        more = unknowns and proc == 1
+        rows += [f"count {proc} 1 {uncov} {2 if more else 1}",
                  f"range {slo:#x} {shi:#x} {(shi - slo) // 4} 1"]
         rows += [f"bin {k} {c}" for k, c in
                  func_bins(SO, "so_work", slo, [n])]
+        if more:
+            rows += ["range 0x3000 0x3004 1 1", "bin 0 6"]
     with open(path, "w") as f:
         f.write("\n".join(rows + ["end"]) + "\n")
 
