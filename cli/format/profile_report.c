@@ -25,6 +25,7 @@ struct pr {
 	const struct profile *orig;	/* as given: its processes' counts */
 	const struct report_opts *o;
 	struct profile_syms *objs;
+	const char *cmd;		/* for messages */
 	uint64_t total;
 	size_t nparts;			/* parts written so far */
 };
@@ -219,13 +220,29 @@ static void text_header(struct pr *r, const size_t *objs)
 		fprintf(out, "# %9" PRIu64 " %7.2f  %s\n", r->objs[k].samples,
 			percent(r, r->objs[k].samples), p->objects[k].path);
 	}
-	for (i = 0; r->o->render.format == RENDER_CSV && i < p->nobjects; i++)
-		if (r->objs[objs[i]].note[0])
-			fprintf(out, "# note: %s: %s\n",
-				p->objects[objs[i]].path, r->objs[objs[i]].note);
 	for (i = 0; i < p->nobjects; i++)
 		if (r->objs[objs[i]].hint[0])
 			fprintf(out, "# hint: %s\n", r->objs[objs[i]].hint);
+}
+
+/*
+ * CSV is a plain table, which CSV readers take as it is: the notes and
+ * hints the text has in its header go to standard error; the totals
+ * are JSON's and the text's.
+ */
+static void csv_notes(struct pr *r, const size_t *objs)
+{
+	const struct profile *p = r->p;
+	size_t i, k;
+
+	for (i = 0; i < p->nobjects; i++) {
+		k = objs[i];
+		if (r->objs[k].note[0])
+			ctl_errorf(r->cmd, "note: %s: %s", p->objects[k].path,
+				   r->objs[k].note);
+		if (r->objs[k].hint[0])
+			ctl_errorf(r->cmd, "hint: %s", r->objs[k].hint);
+	}
 }
 
 /* -a also shows processes and objects without samples. */
@@ -551,6 +568,8 @@ static int report(struct pr *r, bool per_process)
 		goto out;
 	if (fmt == RENDER_JSON) {
 		json_header(r, objs, procs, per_process);
+	} else if (fmt == RENDER_CSV) {
+		csv_notes(r, objs);
 	} else {
 		text_header(r, objs);
 		if (per_process)
@@ -605,7 +624,7 @@ int profile_report(FILE *out, const struct profile *p,
 		   const char *cmd)
 {
 	struct profile merged = { .rate = 0 };
-	struct pr r = { .out = out, .p = p, .orig = p, .o = o };
+	struct pr r = { .out = out, .p = p, .orig = p, .o = o, .cmd = cmd };
 	enum render_format fmt = o->render.format;
 	bool whole = fmt == RENDER_CALLGRIND || fmt == RENDER_HTML;
 	int ret;

@@ -313,8 +313,11 @@ has "stripped: json: the object's hint, DEBUGINFOD_URLS unset" \
 DEBUGINFOD_URLS=http://127.0.0.1:1 "$ctl" report "$f" >"$tmp/f.set"
 has "stripped: text: with DEBUGINFOD_URLS set, the hint says -g only" \
 	"$tmp/f.set" "^$hint$"
-"$ctl" report --per-object --format=csv "$f" >"$tmp/csv"
-has "stripped: csv: the hint in the header" "$tmp/csv" "^$hint"
+"$ctl" report --per-object --format=csv "$f" >"$tmp/csv" 2>"$tmp/csv.err"
+has "stripped: csv: the hint on standard error" "$tmp/csv.err" \
+	"^profil-ctl: report: ${hint#\# }"
+if grep -q '^#' "$tmp/csv"; then notok "stripped: csv: no comment lines"
+else ok "stripped: csv: no comment lines"; fi
 has "stripped: csv: the range by name and address" "$tmp/csv" \
 	",cli_fde_target\.stripped\+0x$at,0x$at,[0-9]+,10,"
 pprof -raw "$tmp/f.pb.gz" >"$tmp/raw"
