@@ -176,7 +176,53 @@ static void acct_line(FILE *out, const struct profile_acct *a)
 		fig(a->lost_exec, b[6], 24), fig(a->missed, b[7], 24));
 }
 
-/* The totals header, as "# " lines: text and CSV. */
+/* ", N what" when @v is known and not 0; the separator follows. */
+static void uncharged(FILE *out, uint64_t v, const char *what, bool *first)
+{
+	if (v == PROFILE_UNKNOWN || !v)
+		return;
+	fprintf(out, "%s%" PRIu64 " %s", *first ? ": not charged " : ", ", v,
+		what);
+	*first = false;
+}
+
+/*
+ * The text's one summary line: the samples, their seconds at the rate,
+ * the CPU time, and what of it no sample holds, so that the seconds
+ * column's sum and the CPU time differ for a reason said.
+ */
+static void text_summary(struct pr *r)
+{
+	const struct profile *p = r->p;
+	const struct profile_acct *a = &p->acct;
+	FILE *out = r->out;
+	bool first = true;
+	double s;
+
+	fprintf(out, "# %" PRIu64 " samples", r->total);
+	if (p->rate)
+		fprintf(out, ", %.3f s at %" PRIu32 " Hz", (double)r->total /
+			p->rate, p->rate);
+	else
+		fputs(", rate unknown", out);
+	if (!cpu_seconds(p, &s)) {
+		fputs("; CPU time unknown (-v: the accounting)\n", out);
+		return;
+	}
+	fprintf(out, ", of %.3f s CPU time", s);
+	uncharged(out, a->kernel, "kernel-mode ticks", &first);
+	uncharged(out, a->outside, "outside any mapping", &first);
+	uncharged(out, a->saturated, "saturated", &first);
+	uncharged(out, a->lost, "lost", &first);
+	uncharged(out, a->lost_exec, "lost at exec", &first);
+	uncharged(out, a->missed, "missed periods", &first);
+	fputs(" (-v: the accounting)\n", out);
+}
+
+/*
+ * The totals header, as "# " lines: one summary line; with -v the whole
+ * accounting and the objects' samples. Hints either way.
+ */
 static void text_header(struct pr *r, const size_t *objs)
 {
 	const struct profile *p = r->p;
@@ -186,6 +232,10 @@ static void text_header(struct pr *r, const size_t *objs)
 	double s;
 	size_t i;
 
+	if (!r->o->render.verbose) {
+		text_summary(r);
+		goto hints;
+	}
 	fprintf(out, "# user samples       %10" PRIu64 "  (every percentage "
 		"is of all user samples)\n", r->total);
 	fprintf(out, "# kernel-mode ticks  %10s  (not charged)\n",
@@ -220,6 +270,7 @@ static void text_header(struct pr *r, const size_t *objs)
 		fprintf(out, "# %9" PRIu64 " %7.2f  %s\n", r->objs[k].samples,
 			percent(r, r->objs[k].samples), p->objects[k].path);
 	}
+hints:
 	for (i = 0; i < p->nobjects; i++)
 		if (r->objs[objs[i]].hint[0])
 			fprintf(out, "# hint: %s\n", r->objs[objs[i]].hint);

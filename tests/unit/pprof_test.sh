@@ -212,7 +212,7 @@ text_lines "$tmp/s.lines" >"$tmp/want"
 pprof -top -lines "$tmp/s.pb.gz" | pprof_top 1 | grep -v '^\[' >"$tmp/got"
 same "saved: go tool pprof -lines: samples per source line" \
 	"$tmp/want" "$tmp/got"
-total=$(awk '/# user samples/ { print $4 }' "$tmp/s.txt")
+total=$(awk '/^# [0-9]+ samples/ { print $2 }' "$tmp/s.txt")
 pprof -top "$tmp/s.pb.gz" >"$tmp/top"
 has "saved: -top total is the text's ($total)" "$tmp/top" \
 	"accounting for $total, 100% of $total total"

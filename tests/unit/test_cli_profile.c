@@ -149,7 +149,16 @@ static void test_header(void **state)
 
 	(void)state;
 	build(&p);
+	/* One line: samples, seconds, CPU time, what was not charged. */
 	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, false, false);
+	assert_true(!strncmp(s, "# 24 samples, 0.240 s at 100 Hz, of 0.630 s "
+			     "CPU time: not charged 8 kernel-mode ticks, 1 "
+			     "outside any mapping, 2 saturated, 1 lost, 3 "
+			     "missed periods (-v: the accounting)\n#", 133));
+	assert_null(strstr(s, "# ticks"));
+	free(s);
+	/* -v: the whole accounting. */
+	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, false, true);
 	cli_test_has(s, "# user samples               24  (every percentage is of "
 	    "all user samples)\n");
 	cli_test_has(s, "# kernel-mode ticks           8  (not charged)\n");
@@ -177,6 +186,10 @@ static void test_header(void **state)
 	profile_acct_unknown(&p.acct);
 	p.rate = 0;
 	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, false, false);
+	cli_test_has(s, "# 24 samples, rate unknown; CPU time unknown (-v: the "
+	    "accounting)\n");
+	free(s);
+	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, false, true);
 	cli_test_has(s, "# kernel-mode ticks     unknown");
 	cli_test_has(s, "# ticks                 unknown\n");
 	cli_test_has(s, "# rate                  unknown\n");
@@ -737,7 +750,7 @@ static void test_report_cmd(void **state)
 	free(a);
 	/* report FILE, report -f FILE, report -f - */
 	expect(ctl("report", "--per-object", path, NULL), 0, out,
-	       "# user samples");
+	       "# 24 samples, ");
 	expect(0, 0, out, "== " SYM ": 12 samples, 50.00% ==");
 	assert_string_equal(err, "");
 	expect(ctl("report", "-f", path, "--per-process", "--per-object",
@@ -793,8 +806,7 @@ static void test_report_merge(void **state)
 	save_as(&p, "b.profile", b, sizeof(b));
 	/* Twice the samples, the same shares; four processes. */
 	expect(ctl("report", "--per-object", a, b, NULL), 0, out,
-	       "# user samples               48  (every percentage is of "
-	       "all user samples)\n");
+	       "# 48 samples, 0.480 s at 100 Hz, of 1.260 s CPU time");
 	expect(0, 0, out, "== " SYM ": 24 samples, 50.00% ==");
 	expect(0, 0, out, "== " SO " (build-id " WRONG_ID "): 16 samples, "
 	       "33.33% ==");
@@ -810,7 +822,7 @@ static void test_report_merge(void **state)
 	       "g.out");
 	expect(ctl("report", "--per-object", SYM, a, gm, NULL), 0, out,
 	       "== " SYM ": 24 samples,");
-	expect(0, 0, out, "# user samples               36");
+	expect(0, 0, out, "# 36 samples, ");
 
 	/* Another program: the main executable's build-ids differ. */
 	p.objects[0].build_id = strdup("aabbccdd");
@@ -852,7 +864,7 @@ static void test_report_merge(void **state)
 	expect(ctl("report", b, rate, NULL), 1, err, msg);
 	expect(ctl("report", "--diff", b, rate, NULL), 1, err, msg);
 	expect(ctl("report", "--force", b, rate, NULL), 0, out,
-	       "# user samples               48");
+	       "# 48 samples, ");
 	/* --diff of a profile with itself: no change anywhere. */
 	expect(ctl("report", "--diff", b, b, NULL), 0, out,
 	       "       10        10        +0   41.67   41.67    +0.00  "
