@@ -139,13 +139,13 @@ static bool report_fits(const char *cmd, const char *gmon,
 	if (!n)
 		ctl_errorf(cmd, "%s: no function symbols and no unwind tables: "
 			   "stripped? Its %" PRIu64 " samples would all be "
-			   "*unknown*%s", binary, total, force ? "" :
+			   "[unknown]%s", binary, total, force ? "" :
 			   " (--force: report them)");
 	else
 		ctl_errorf(cmd, "%s: none of its %" PRIu64 " samples is in a "
 			   "function of %s: is that the program that wrote "
 			   "it?%s", gmon, total, binary, force ? "" :
-			   " (--force: report them as *unknown*)");
+			   " (--force: report them as [unknown])");
 	return force;
 }
 

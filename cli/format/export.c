@@ -110,7 +110,7 @@ out:
 int export_hist(FILE *out, const struct hist *h, struct symtab *st,
 		const struct report_opts *o, const char *cmd)
 {
-	const struct export_opts eo = { .unknown = "*unknown*" };
+	const struct export_opts eo = { .unknown = "[unknown]" };
 	char id[256];
 	struct profile_object ob = {
 		.path = h->binary ? h->binary : "a.out",

@@ -27,8 +27,8 @@
 
 /**
  * struct export_opts - what an export names and how it groups
- * @unknown: the function of samples in no function ("[unknown]" in a
- *	whole profile's report, "*unknown*" in a gmon.out's)
+ * @unknown: the function of samples in no function ("[unknown]", in a
+ *	whole profile's report as in a gmon.out's)
  * @uncovered: the function of an object's uncovered samples (profile.h)
  * @per_process: folded: a first frame "COMM-PID" per process (pprof
  *	always labels samples with pid and comm)

@@ -77,7 +77,7 @@ struct render_ticks {
  * @format: text, CSV or JSON
  * @sort: by count, highest first (else: address, or file and line)
  * @all: rows with a zero count too (every function, every bin, every
- *	bin's line), and *unknown* when zero
+ *	bin's line), and [unknown] when zero
  * @verbose: addresses (and sizes) in the text view; in the function view
  *	(text and JSON) the unknown samples' address ranges, one per gap
  *	between functions, after the function gprof would charge them to
@@ -119,7 +119,7 @@ int render(FILE *out, const struct hist *h, const struct render_syms *s,
  * @denom: what percentages are of (all user samples of the profile);
  *	0: the part's own total
  * @unknown: the name of the row of samples in no function, and of a
- *	bin in none ("*unknown*" if NULL)
+ *	bin in none ("[unknown]" if NULL)
  * @uncovered: samples known by object only, not by address: one more
  *	row named @uncovered_name (when not 0, or with @o->all), counted in
  *	the total

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The text writer of render() (render.h): a table per view, readprofile's
- * columns, then the summary rows (*unknown*, uncovered, total) and the
+ * columns, then the summary rows ([unknown], uncovered, total) and the
  * notes under them.
  */
 #define _GNU_SOURCE

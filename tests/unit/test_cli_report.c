@@ -122,7 +122,7 @@ static int setup(void **state)
 	if (!p || fscanf(p, "target_alpha %llx target_beta %llx", &alpha,
 			 &beta) != 2 || pclose(p))
 		return -1;
-	/* bin 2 starts at alpha; bin 0 at alpha - 8 (below it: *unknown*
+	/* bin 2 starts at alpha; bin 0 at alpha - 8 (below it: [unknown]
 	 * or another function). */
 	g.low_pc = alpha - 8;
 	g.high_pc = alpha + 8;
@@ -310,10 +310,10 @@ static void test_report_fails_loudly(void **state)
 	/* Another program (PIE, far from the target's addresses). */
 	snprintf(msg, sizeof(msg), "profil-ctl: report: %s: none of its 5 "
 		 "samples is in a function of %s: is that the program that "
-		 "wrote it? (--force: report them as *unknown*)", good, PG);
+		 "wrote it? (--force: report them as [unknown])", good, PG);
 	expect(ctl("report", PG, good, NULL), 1, err, msg);
 	expect(ctl("report", "--force", PG, good, NULL), 0, out,
-	       "        5 100.00     0.050  *unknown*\n");
+	       "        5 100.00     0.050  [unknown]\n");
 	/* The operand the user gave is the one named. */
 	expect(ctl("report", "/nonexistent.profile", NULL), 1, err,
 	       "profil-ctl: report: /nonexistent.profile: No such file or "
@@ -364,7 +364,7 @@ static void test_report_ok(void **state)
 	       "a.out: No such file or directory (name it: report BINARY "
 	       "GMON, or -e BINARY; --force: addresses only)");
 	expect(0, 0, out, "# no program read for symbols (name it: BINARY "
-	       "GMON, or -e): every sample is *unknown*");
+	       "GMON, or -e): every sample is [unknown]");
 	/* The rewrite reads back. */
 	expect(ctl("report", "-f", good, "--format=gmon", "-o", out_path,
 		   NULL), 0, out, "");
@@ -383,8 +383,8 @@ static void test_report_bounds(void **state)
 	(void)state;
 	expect(ctl("report", "-e", BOUNDS ".dynsym", "-f", bounds, NULL), 0,
 	       out, "        3  27.27     0.030  bt_first");
-	expect(0, 0, out, "        7  63.64     0.070  *unknown*\n");
-	expect(0, 0, out, "# gprof would charge 7 of the *unknown* samples "
+	expect(0, 0, out, "        7  63.64     0.070  [unknown]\n");
+	expect(0, 0, out, "# gprof would charge 7 of the [unknown] samples "
 	       "(63.64%) to the function whose entry precedes them (-v: "
 	       "where)\n");
 	expect(ctl("report", "-e", BOUNDS ".dynsym", "-f", bounds, "-v",
@@ -395,8 +395,8 @@ static void test_report_bounds(void **state)
 	       "{\"count\": 7, ");
 	expect(ctl("report", "-e", BOUNDS, "-f", bounds, NULL), 0, out,
 	       "        5  45.45     0.050  bt_hidden");
-	expect(0, 0, out, "        2  18.18     0.020  *unknown*\n");
-	expect(0, 0, out, "# gprof would charge 2 of the *unknown* samples");
+	expect(0, 0, out, "        2  18.18     0.020  [unknown]\n");
+	expect(0, 0, out, "# gprof would charge 2 of the [unknown] samples");
 }
 
 static unsigned int count_str(const char *hay, const char *needle)
