@@ -51,7 +51,7 @@ static void text_func_row(FILE *out, const struct rows *r,
 		else
 			fprintf(out, " %9s", "");
 	}
-	if (load >= 0)
+	if (load >= 0 && o->verbose)
 		fprintf(out, "  %-32s %9.4f\n", name, load);
 	else
 		fprintf(out, "  %s\n", name);
@@ -107,7 +107,11 @@ static void text_funcs(FILE *out, const struct rows *r, const struct hist *h,
 	fprintf(out, "%9s %6s %9s", "count", "%", "seconds");
 	if (r->has_calls)
 		fprintf(out, " %9s", "calls");
-	fprintf(out, "  %-32s %9s\n", "function", "load");
+	/* load, readprofile's samples per byte: with -v, as the sizes. */
+	if (o->verbose)
+		fprintf(out, "  %-32s %9s\n", "function", "load");
+	else
+		fprintf(out, "  %s\n", "function");
 	for (i = 0; i < r->n; i++)
 		text_func_row(out, r, h, o, r->v[i].name, &r->v[i],
 			      r->v[i].count, r->v[i].end > r->v[i].addr ?

@@ -28,7 +28,7 @@ void report_help_columns(void)
 	       "  %%         share of all samples\n"
 	       "  seconds   count / rate: CPU time\n"
 	       "  calls     calls counted by a -pg program (gmon.out arcs)\n"
-	       "  load      samples per byte of the function's code "
+	       "  load      (-v) samples per byte of the function's code "
 	       "(readprofile's):\n"
 	       "            count / size; high: a small, hot function\n");
 }

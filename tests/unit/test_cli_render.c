@@ -106,9 +106,15 @@ static void test_attribution_and_order(void **state)
 	assert_true(row_of(out, "beta") < row_of(out, "gamma"));
 	assert_true(row_of(out, "gamma") < row_of(out, "[unknown]"));
 	assert_true(row_of(out, "[unknown]") < row_of(out, "total"));
-	/* count, %, seconds at 100 Hz, name, load = count / 16 bytes. */
-	assert_non_null(strstr(out, "        5  27.78     0.050  beta"));
+	/* count, %, seconds at 100 Hz, name; no load without -v. */
+	assert_non_null(strstr(out, "        5  27.78     0.050  beta\n"));
+	assert_null(strstr(out, "load"));
+	free(out);
+	/* -v: load = count / 16 bytes, after the name. */
+	o.verbose = true;
+	out = render_str(&h, &syms, &o);
 	assert_non_null(strstr(out, "   0.3125\n"));
+	o.verbose = false;
 	free(out);
 	hist_free(&h);
 }

@@ -208,7 +208,7 @@ static void test_help(void **state)
 		  { "-o, --output=FILE", "-a, --all", "--format=FMT" },
 		  "--duration" },
 		{ "report", "report [options] [BINARY] [FILE...]",
-		  { "--sort[=KEYS]", "--top=N", "load      samples per byte" },
+		  { "--sort[=KEYS]", "--top=N", "load      (-v) samples per byte" },
 		  "--pid" },
 	};
 	static const char *const ways[][2] = {
@@ -354,6 +354,12 @@ static void test_report_ok(void **state)
 	expect(ctl("report", "-e", TARGET, "-f", good, NULL), 0, out,
 	       "        4  80.00     0.040  target_alpha");
 	expect(0, 0, out, "        5 100.00     0.050  total");
+	/* load, readprofile's samples per byte, is -v's, with the sizes. */
+	expect(ctl("report", "-e", TARGET, "-f", good, NULL), 0, out,
+	       "  function\n");
+	assert_null(strstr(out, "load"));
+	expect(ctl("report", "-v", "-e", TARGET, "-f", good, NULL), 0, out,
+	       "  function                              load\n");
 	/* gprof's positional form, and the line view. */
 	expect(ctl("report", TARGET, good, "--lines", NULL), 0, out,
 	       "cli_sym_target.c:");
