@@ -260,7 +260,7 @@ static void text_row(FILE *out, const struct list *l, const struct entry *e,
 	char buf[64];
 	size_t i;
 
-	render_put_count(out, 9, e->count);
+	render_put_whole(out, 9, e->count, l->o->render.verbose);
 	fprintf(out, " %6.2f", pct(l, e->count));
 	put_seconds(out, l, e->count);
 	if (l->has_calls && e->calls)
@@ -300,19 +300,23 @@ static void write_text(FILE *out, const struct list *l)
 	if (l->nhidden) {
 		fprintf(out, "# %zu more row%s (--top, --percent-limit): "
 			"count ", l->nhidden, l->nhidden == 1 ? "" : "s");
-		render_put_count(out, 0, l->hidden);
+		render_put_whole(out, 0, l->hidden, false);
 		fprintf(out, ", %.2f%%\n", pct(l, l->hidden));
 	}
 	if (l->filtered > 0) {
 		fputs("# filtered out (--comms, --dsos, --symbols): count ",
 		      out);
-		render_put_count(out, 0, l->filtered);
+		render_put_whole(out, 0, l->filtered, false);
 		fprintf(out, ", %.2f%%\n", pct(l, l->filtered));
 	}
 	render_put_count(out, 9, l->total);
 	fprintf(out, " %6.2f", pct(l, l->total));
 	put_seconds(out, l, l->total);
 	fprintf(out, "%s  total\n", l->has_calls ? "          " : "");
+	for (i = 0; i < l->n && !render_is_split(l->v[i].count); i++)
+		;
+	if (i < l->n)
+		render_split_note(out, l->o->render.verbose);
 }
 
 static bool has_key(const struct list *l, enum report_key k)

@@ -282,6 +282,30 @@ void render_put_count(FILE *out, int width, double c)
 		fprintf(out, "%*.2f", width, c);
 }
 
+void render_put_whole(FILE *out, int width, double c, bool fractions)
+{
+	if (fractions)
+		render_put_count(out, width, c);
+	else
+		fprintf(out, "%*.0f", width, c);
+}
+
+bool render_is_split(double c)
+{
+	return c != floor(c);
+}
+
+void render_split_note(FILE *out, bool fractions)
+{
+	if (fractions)
+		fputs("# fractions: a bin that straddles a function's bound is "
+		      "split between the functions in proportion to its bytes\n",
+		      out);
+	else
+		fputs("# counts rounded to whole samples: bins that straddle "
+		      "a function's bound are split (-v: the fractions)\n", out);
+}
+
 /* What is missing, as the text's first line or JSON's "reason"; or NULL. */
 static const char *text_note(const struct rows *r,
 			     const struct render_syms *s,

@@ -181,6 +181,21 @@ void render_json_str(FILE *out, const char *s);
 void render_put_count(FILE *out, int width, double c);
 
 /**
+ * render_put_whole() - a text view's count: whole samples, rounded,
+ * unless @fractions (-v), then render_put_count()'s
+ */
+void render_put_whole(FILE *out, int width, double c, bool fractions);
+
+/** render_is_split() - @c has a fraction: a split bin's share. */
+bool render_is_split(double c);
+
+/**
+ * render_split_note() - the line under a text table with a split count:
+ * why there are fractions (@fractions), or that counts are rounded
+ */
+void render_split_note(FILE *out, bool fractions);
+
+/**
  * render_zero_reason() - why @h has no samples, in one sentence
  * Return: the sentence in @buf, or NULL if @h has samples.
  */

@@ -186,6 +186,41 @@ static void test_split_bin(void **state)
 }
 
 /*
+ * The text shows whole samples: a bin split across a function's bound
+ * gives fractions, rounded without -v and said so; -v shows them and
+ * says why.
+ */
+static void test_whole_counts(void **state)
+{
+	static const struct sym_func odd[] = {
+		{ 0x1000, 0x1002, "left", 0 },
+		{ 0x1002, 0x1006, "right", 0 },
+	};
+	const struct render_syms s = { .funcs = odd, .nfuncs = 2 };
+	const uint64_t bins[2] = { 5, 8 };	/* left 2.5, right 6.5 */
+	struct render_opts o = { .view = RENDER_FUNCS, .sort = true };
+	struct hist h = { .rate = 10 };
+	char *out;
+
+	(void)state;
+	assert_int_equal(hist_add_range(&h, 0x1000, 0x1008, bins, 2), 0);
+	out = render_str(&h, &s, &o);
+	assert_non_null(strstr(out, "        6  50.00     0.650  right\n"));
+	assert_non_null(strstr(out, "        2  19.23     0.250  left\n"));
+	assert_non_null(strstr(out, "# counts rounded to whole samples: bins "
+				    "that straddle a function's bound are "
+				    "split (-v: the fractions)\n"));
+	free(out);
+	o.verbose = true;
+	out = render_str(&h, &s, &o);
+	assert_non_null(strstr(out, "     6.50  50.00     0.650  right "));
+	assert_non_null(strstr(out, "# fractions: a bin that straddles a "
+				    "function's bound is split"));
+	free(out);
+	hist_free(&h);
+}
+
+/*
  * Unknown samples by gap (-v), named after the function gprof would
  * charge: before alpha (nothing precedes: not gprof's), in [0x1020,
  * 0x1030) after beta, past gamma. --sort orders the gaps by count too;
@@ -683,6 +718,7 @@ int main(void)
 		cmocka_unit_test(test_attribution_and_order),
 		cmocka_unit_test(test_sort_all_verbose),
 		cmocka_unit_test(test_split_bin),
+		cmocka_unit_test(test_whole_counts),
 		cmocka_unit_test(test_unknown_gaps),
 		cmocka_unit_test(test_unknown_no_symbols),
 		cmocka_unit_test(test_calls),
