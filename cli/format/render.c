@@ -169,10 +169,15 @@ static int build_lines(struct rows *r, const struct hist *h,
 		row.name = l.file;
 		row.line = l.line;
 		row.func = l.func;
-		if (!row.func) {
-			f = sym_func_find(s->funcs, s->nfuncs, row.addr);
-			row.func = f ? f->name : NULL;
-		}
+		/*
+		 * The function view's name when DWARF names the function
+		 * itself, not code inlined into it: one name for one thing
+		 * (DWARF's __strxfrm_l is the symbols' strxfrm_l).
+		 */
+		f = sym_func_find(s->funcs, s->nfuncs, row.addr);
+		if (f && (!row.func || (!(f->flags & SYM_FUNC_FDE) &&
+					!strstr(row.func, " inlined at "))))
+			row.func = f->name;
 		if (rows_add(r, &row))
 			return -1;
 	}

@@ -17,3 +17,15 @@ int so_other(int n)
 {
 	return n + 1;
 }
+
+/*
+ * One function, two names: the symbol table's preferred one (gprof's
+ * rule: global, no leading '_', then the first by name: so_aa_alias)
+ * and DWARF's (so_impl_zz, the definition's).
+ */
+int so_impl_zz(int n)
+{
+	return 3 * n + 1;
+}
+
+int so_aa_alias(int n) __attribute__((alias("so_impl_zz")));

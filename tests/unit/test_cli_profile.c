@@ -974,6 +974,36 @@ static void test_ranked_list(void **state)
 }
 
 /*
+ * One name for one function: the line view names a function as the
+ * function view does (the symbols' so_aa_alias), not by DWARF's name of
+ * its definition (so_impl_zz).
+ */
+static void test_one_name(void **state)
+{
+	const uint64_t b[1] = { 7 };
+	uint64_t at = (cli_test_func_addr(SO, "so_aa_alias") + 3) & ~3ULL;
+	struct profile p = { .rate = 100, .bin_bytes = 4 };
+	struct profile_count *c;
+	char *s;
+
+	(void)state;
+	assert_int_equal(profile_object_add(&p, SO, NULL), 0);
+	assert_int_equal(profile_process_add(&p, 1, 0, "so", SO), 0);
+	c = profile_count_get(&p, 0, 0);
+	assert_non_null(c);
+	assert_int_equal(hist_add_range(&c->hist, at, at + 4, b, 1), 0);
+	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, false, false);
+	cli_test_has(s, "  so_aa_alias\n");
+	free(s);
+	s = report_str(&p, RENDER_LINES, RENDER_TEXT, false, false);
+	cli_test_has(s, "cli_so_target.c:");
+	cli_test_has(s, " (so_aa_alias)\n");
+	assert_null(strstr(s, "so_impl_zz"));
+	free(s);
+	profile_free(&p);
+}
+
+/*
  * The default CSV, the ranked list, read by Python's csv module as
  * most CSV readers read a file: no comment lines, one header row, then
  * a row per entry, most samples first; notes on standard error.
@@ -1055,6 +1085,7 @@ int main(void)
 		cmocka_unit_test(test_report_merge),
 		cmocka_unit_test(test_ranked_list),
 		cmocka_unit_test(test_csv_reader),
+		cmocka_unit_test(test_one_name),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
