@@ -148,11 +148,14 @@ struct func_sym {
 
 /*
  * gprof's preference among aliases: global over local, no leading '_'
- * (a C++ mangled name, "_Z...", counts as one without).
+ * (a C++ mangled name, "_Z...", counts as one without); and before that
+ * underscore rule, a plain name over a compat one, "name@VERSION" (the
+ * symbol table's name of a non-default version: glibc's
+ * cfree@GLIBC_2.2.5 is an old alias of free, never its name).
  */
 static int alias_rank(const char *name, bool global)
 {
-	return (global ? 2 : 0) +
+	return (global ? 4 : 0) + (strchr(name, '@') ? 0 : 2) +
 	       (name[0] != '_' || !strncmp(name, "_Z", 2));
 }
 

@@ -976,7 +976,8 @@ static void test_ranked_list(void **state)
 /*
  * One name for one function: the line view names a function as the
  * function view does (the symbols' so_aa_alias), not by DWARF's name of
- * its definition (so_impl_zz).
+ * its definition (so_impl_zz); a compat alias (so_a_old@SO_1, as glibc's
+ * cfree@GLIBC_2.2.5) never names it.
  */
 static void test_one_name(void **state)
 {
@@ -999,6 +1000,22 @@ static void test_one_name(void **state)
 	cli_test_has(s, "cli_so_target.c:");
 	cli_test_has(s, " (so_aa_alias)\n");
 	assert_null(strstr(s, "so_impl_zz"));
+	free(s);
+	profile_free(&p);
+
+	/* A compat alias (name@VERSION) is not the function's name. */
+	memset(&p, 0, sizeof(p));
+	p.rate = 100;
+	p.bin_bytes = 4;
+	at = (cli_test_func_addr(SO, "so_b_new") + 3) & ~3ULL;
+	assert_int_equal(profile_object_add(&p, SO, NULL), 0);
+	assert_int_equal(profile_process_add(&p, 1, 0, "so", SO), 0);
+	c = profile_count_get(&p, 0, 0);
+	assert_non_null(c);
+	assert_int_equal(hist_add_range(&c->hist, at, at + 4, b, 1), 0);
+	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, false, false);
+	cli_test_has(s, "  so_b_new\n");
+	assert_null(strstr(s, "@SO_1"));
 	free(s);
 	profile_free(&p);
 }
