@@ -7,7 +7,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <inttypes.h>
 #include <stdint.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -106,47 +105,6 @@ static size_t report_operands(int argc, char **argv, const char *file,
 	while (optind < argc)
 		files[n++] = argv[optind++];
 	return n;
-}
-
-/*
- * Whether @h's samples are of @binary's code: one bin with samples in
- * a function of @st at least (or no sample at all). If not, the
- * report would be 100% unknown and lose the call counts: an error
- * unless @force, which reports anyway.
- */
-static bool report_fits(const char *cmd, const char *gmon,
-			const char *binary, const struct hist *h,
-			const struct symtab *st, bool force)
-{
-	const struct sym_func *funcs;
-	const struct hist_range *rg;
-	uint64_t lo, hi, total = hist_total(h);
-	size_t n, i, b;
-
-	funcs = symtab_funcs(st, &n);
-	for (i = 0; i < h->nranges; i++) {
-		rg = &h->ranges[i];
-		for (b = 0; b < rg->nbins; b++) {
-			if (!rg->bins[b])
-				continue;
-			hist_bin_range(rg, b, &lo, &hi);
-			if (sym_func_find(funcs, n, lo))
-				return true;
-		}
-	}
-	if (!total)
-		return true;
-	if (!n)
-		ctl_errorf(cmd, "%s: no function symbols and no unwind tables: "
-			   "stripped? Its %" PRIu64 " samples would all be "
-			   "[unknown]%s", binary, total, force ? "" :
-			   " (--force: report them)");
-	else
-		ctl_errorf(cmd, "%s: none of its %" PRIu64 " samples is in a "
-			   "function of %s: is that the program that wrote "
-			   "it?%s", gmon, total, binary, force ? "" :
-			   " (--force: report them as [unknown])");
-	return force;
 }
 
 int cmd_report(int argc, char **argv)
@@ -305,8 +263,8 @@ int cmd_report(int argc, char **argv)
 		ctl_perror(argv[0]);
 		goto out;
 	}
-	if (st && !o.gmon && !report_fits(argv[0], gmon, binary, &h, st,
-					  o.force))
+	if (st && !o.gmon && !report_hist_fits(argv[0], gmon, binary, &h, st,
+					       o.force))
 		goto out;
 	ret = report_hist_out(argv[0], &h, &o, st, output);
 out:

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,3 +178,37 @@ int report_hist_out(const char *cmd, const struct hist *h,
 			    report_render_symtab(cmd, h, o, st, out));
 }
 
+bool report_hist_fits(const char *cmd, const char *gmon,
+			const char *binary, const struct hist *h,
+			const struct symtab *st, bool force)
+{
+	const struct sym_func *funcs;
+	const struct hist_range *rg;
+	uint64_t lo, hi, total = hist_total(h);
+	size_t n, i, b;
+
+	funcs = symtab_funcs(st, &n);
+	for (i = 0; i < h->nranges; i++) {
+		rg = &h->ranges[i];
+		for (b = 0; b < rg->nbins; b++) {
+			if (!rg->bins[b])
+				continue;
+			hist_bin_range(rg, b, &lo, &hi);
+			if (sym_func_find(funcs, n, lo))
+				return true;
+		}
+	}
+	if (!total)
+		return true;
+	if (!n)
+		ctl_errorf(cmd, "%s: no function symbols and no unwind tables: "
+			   "stripped? Its %" PRIu64 " samples would all be "
+			   "[unknown]%s", binary, total, force ? "" :
+			   " (--force: report them)");
+	else
+		ctl_errorf(cmd, "%s: none of its %" PRIu64 " samples is in a "
+			   "function of %s: is that the program that wrote "
+			   "it?%s", gmon, total, binary, force ? "" :
+			   " (--force: report them as [unknown])");
+	return force;
+}

@@ -50,4 +50,15 @@ int report_hist_out(const char *cmd, const struct hist *h,
 		    const struct report_opts *o, struct symtab *st,
 		    const char *output);
 
+/**
+ * report_hist_fits() - whether @h (read from @gmon) is of @binary's code,
+ * whose symbols are @st: a bin with samples in one of its functions at
+ * least, or no sample at all. If not, its report would be 100%
+ * [unknown] and lose the call counts: the error is printed, naming
+ * both files, and the answer is @force (report anyway).
+ */
+bool report_hist_fits(const char *cmd, const char *gmon, const char *binary,
+		      const struct hist *h, const struct symtab *st,
+		      bool force);
+
 #endif /* PROFIL_CTL_REPORT_H */

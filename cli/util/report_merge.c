@@ -290,6 +290,7 @@ static int rm_merge_gmon(const char *cmd, struct rm_input *in, size_t n,
 {
 	struct report_opts ro = *o;
 	struct hist *h = &in[0].h;
+	char what[512];
 	size_t i;
 
 	for (i = 1; i < n; i++) {
@@ -309,6 +310,10 @@ static int rm_merge_gmon(const char *cmd, struct rm_input *in, size_t n,
 		ctl_perror(cmd);
 		return -1;
 	}
+	snprintf(what, sizeof(what), "%s and %zu more", in[0].file, n - 1);
+	if (b->st && !o->gmon &&
+	    !report_hist_fits(cmd, what, b->path, h, b->st, o->force))
+		return -1;
 	ro.render.gprof = true;
 	return report_hist_out(cmd, h, &ro, b->st, output);
 }

@@ -314,6 +314,9 @@ static void test_report_fails_loudly(void **state)
 	expect(ctl("report", PG, good, NULL), 1, err, msg);
 	expect(ctl("report", "--force", PG, good, NULL), 0, out,
 	       "        5 100.00     0.050  [unknown]\n");
+	snprintf(msg, sizeof(msg), "profil-ctl: report: %s and 1 more: none "
+		 "of its 10 samples is in a function of %s", good, PG);
+	expect(ctl("report", PG, good, good, NULL), 1, err, msg);
 	/* The operand the user gave is the one named. */
 	expect(ctl("report", "/nonexistent.profile", NULL), 1, err,
 	       "profil-ctl: report: /nonexistent.profile: No such file or "
