@@ -147,7 +147,11 @@ static void header(struct cg *g)
 	FILE *out = g->out;
 
 	fputs("# callgrind format\nversion: 1\ncreator: profil-ctl\n", out);
-	if (p->nprocesses && p->processes[0].exe) {
+	if (p->command) {
+		fputs("cmd: ", out);
+		put_str(out, p->command);
+		fputc('\n', out);
+	} else if (p->nprocesses && p->processes[0].exe) {
 		fputs("cmd: ", out);
 		put_str(out, p->processes[0].exe);
 		fputc('\n', out);

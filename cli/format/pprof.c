@@ -560,8 +560,16 @@ static int add_labels(struct pp *pp)
 static int add_comments(struct pp *pp, int64_t *c, size_t *n)
 {
 	const struct profile_acct *a = &pp->p->acct;
+	size_t i;
 
 	*n = 0;
+	/*
+	 * The command line: pprof names a profile by its main mapping
+	 * ("File: dash"); profile.proto has no field for a command, so it
+	 * is the first comment (go tool pprof -comments).
+	 */
+	if (pp->p->command)
+		c[(*n)++] = strf(pp, "command: %s", pp->p->command);
 	if (pp->p->rate)
 		c[(*n)++] = strf(pp, "profil-ctl: rate %" PRIu32 " Hz, "
 				 "cpu/nanoseconds = samples * 1e9 / rate",
@@ -573,7 +581,10 @@ static int add_comments(struct pp *pp, int64_t *c, size_t *n)
 		c[(*n)++] = strf(pp, "profil-ctl: ticks %" PRIu64 ", missed "
 				 "periods %" PRIu64 ", kernel-mode %" PRIu64,
 				 a->ticks, a->missed, a->kernel);
-	return c[0] < 0 || (*n > 1 && c[1] < 0) ? -1 : 0;
+	for (i = 0; i < *n; i++)
+		if (c[i] < 0)
+			return -1;
+	return 0;
 }
 
 /* Compresses @len bytes at @buf to @out as one gzip member. */
@@ -676,7 +687,7 @@ static int pack_write(FILE *out, struct pp *pp)
 {
 	pb_value_type vt[PP_NVALUES], *vtp[PP_NVALUES], period;
 	pb_profile m = PERFTOOLS__PROFILES__PROFILE__INIT;
-	int64_t comments[2];
+	int64_t comments[3];
 	uint8_t *buf = NULL;
 	size_t len;
 	int ret = -1;

@@ -354,7 +354,9 @@ static void json_header(struct pr *r, const size_t *objs, const size_t *procs,
 	uint64_t n;
 	double s;
 
-	fputs("{\n  \"rate\": ", out);
+	fputs("{\n  \"command\": ", out);
+	render_json_str(out, p->command);
+	fputs(",\n  \"rate\": ", out);
 	if (p->rate)
 		fprintf(out, "%" PRIu32, p->rate);
 	else

@@ -171,6 +171,7 @@ profil-ctl-profile 1
 rate 250
 bin-bytes 4
 acct 40 2 5 1 0 0 0 0
+command "sym%20--fast%20'a%20b'"
 objects 2
 object 0 $sid "$sym"
 object 1 - "$so"
@@ -228,6 +229,9 @@ has "saved: -raw: two sample types, period 1e9 / 250" "$tmp/raw" \
 # instructions in the file, its 4 samples on the one holding the bin.
 has "saved: -raw: the library's file offset is its start's (0x10)" \
 	"$tmp/raw" "^2: 0x10/0x[0-9a-f]+/0x10 "
+pprof -comments "$tmp/s.pb.gz" >"$tmp/comments"
+has "saved: -comments: the command line profiled" "$tmp/comments" \
+	"^command: sym --fast 'a b'$"
 pprof -disasm=so_work "$tmp/s.pb.gz" >"$tmp/disasm"
 has "saved: -disasm=so_work: its samples on its instructions" \
 	"$tmp/disasm" "^ +4 +4 +[0-9a-f]+: .*;so_work cli_so_target\.c:[0-9]+"

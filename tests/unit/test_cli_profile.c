@@ -1021,6 +1021,41 @@ static void test_one_name(void **state)
 }
 
 /*
+ * The command line names the profile: kept by save and load, the HTML
+ * page's title, callgrind's cmd:, JSON's "command" (pprof's comment:
+ * pprof_test.sh, through go tool pprof -comments).
+ */
+static void test_command(void **state)
+{
+	char *const argv[] = { "sh", "-c", "sort f | wc" };
+	char path[128];
+	struct profile p, q;
+	char e[256], *a;
+
+	(void)state;
+	build(&p);
+	assert_int_equal(profile_set_command(&p, argv, 3), 0);
+	assert_string_equal(p.command, "sh -c 'sort f | wc'");
+	a = save_str(&p);
+	cli_test_has(a, "\ncommand \"sh%20-c%20'sort%20f%20|%20wc'\"\n");
+	memset(&q, 0, sizeof(q));
+	assert_int_equal(load_str(a, strlen(a), &q, e, sizeof(e)), 0);
+	assert_string_equal(q.command, p.command);
+	profile_free(&q);
+	snprintf(path, sizeof(path), "%s/cmd.profile", dir);
+	write_file(path, a);
+	free(a);
+	profile_free(&p);
+	expect(ctl("report", "--format=html", path, NULL), 0, out,
+	       "<title>profil-ctl: sh -c ");
+	expect(0, 0, out, "Profile of <code>sh -c ");
+	expect(ctl("report", "--format=callgrind", path, NULL), 0, out,
+	       "\ncmd: sh -c 'sort f | wc'\n");
+	expect(ctl("report", "--format=json", path, NULL), 0, out,
+	       "\"command\": \"sh -c 'sort f | wc'\"");
+}
+
+/*
  * The default CSV, the ranked list, read by Python's csv module as
  * most CSV readers read a file: no comment lines, one header row, then
  * a row per entry, most samples first; notes on standard error.
@@ -1103,6 +1138,7 @@ int main(void)
 		cmocka_unit_test(test_ranked_list),
 		cmocka_unit_test(test_csv_reader),
 		cmocka_unit_test(test_one_name),
+		cmocka_unit_test(test_command),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
