@@ -61,6 +61,14 @@ struct pp_str {
 	uint64_t idx;
 };
 
+/* A location: its id is its index plus one. */
+struct pp_loc {
+	uint64_t mapping_id;
+	uint64_t address;
+	uint64_t function_id;	/* 0: none (an unnamed FDE range) */
+	int64_t line;
+};
+
 struct pp {
 	const struct profile *p;
 	const struct render_syms *syms;
@@ -79,16 +87,19 @@ struct pp {
 	size_t nfuncs, capfuncs;
 	struct pp_map funcmap;
 
-	pb_location *locs;
-	pb_line *lines;		/* one per location */
-	pb_line **lineptrs;	/* set at the end */
-	size_t nlocs, caplocs, caplines;
+	/*
+	 * Locations and samples are kept compact and made messages only
+	 * when packed, a chunk at a time (pack_write()): a large profile's
+	 * cost was mostly its memory.
+	 */
+	struct pp_loc *locs;
+	size_t nlocs, caplocs;
 	struct pp_map locmap;
 
-	pb_sample *samples;	/* their arrays are set at the end: */
+	size_t *sproc;		/* each sample's process (labels) */
 	int64_t (*values)[PP_NVALUES];
 	uint64_t (*locids)[2];
-	size_t nsamples, capsamples, capvalues, caplocids;
+	size_t nsamples, capsproc, capvalues, caplocids;
 
 	pb_mapping *maps;	/* one per object, in the profile's order */
 	size_t *map_order;	/* their order in the message */
@@ -162,7 +173,8 @@ static struct pp_slot *map_get(struct pp_map *m, const uint64_t k[3])
 	struct pp_slot *s;
 	size_t i;
 
-	if (2 * (m->n + 1) > m->cap) {
+	/* At most two thirds full: short probes, and a third less memory. */
+	if (3 * (m->n + 1) > 2 * m->cap) {
 		size_t cap = m->cap ? 2 * m->cap : 256;
 		struct pp_slot *v = calloc(cap, sizeof(*v));
 
@@ -340,8 +352,7 @@ static uint64_t location_id(struct pp *pp, size_t obj, uint64_t addr,
 	struct export_site site = { .func = NULL };
 	struct pp_slot *slot = map_get(&pp->locmap, k);
 	uint64_t fid;
-	pb_location *loc;
-	pb_line *line;
+	struct pp_loc *loc;
 
 	if (!slot)
 		return 0;
@@ -360,20 +371,15 @@ static uint64_t location_id(struct pp *pp, size_t obj, uint64_t addr,
 		      UINT64_MAX :
 		      function_id(pp, obj, site.func, NULL, site.file);
 	}
-	if (!fid || grow(&pp->locs, &pp->caplocs, pp->nlocs, sizeof(*loc)) ||
-	    grow(&pp->lines, &pp->caplines, pp->nlocs, sizeof(*line)))
+	if (!fid || grow(&pp->locs, &pp->caplocs, pp->nlocs, sizeof(*loc)))
 		return 0;
-	loc = &pp->locs[pp->nlocs];
-	line = &pp->lines[pp->nlocs];
-	perftools__profiles__location__init(loc);
-	perftools__profiles__line__init(line);
-	loc->id = ++pp->nlocs;
+	loc = &pp->locs[pp->nlocs++];
 	loc->mapping_id = pp->maps[obj].id;
 	loc->address = uncovered ? 0 : addr;
-	line->function_id = fid == UINT64_MAX ? 0 : fid;
-	line->line = site.line;
-	slot->id = loc->id;
-	return loc->id;
+	loc->function_id = fid == UINT64_MAX ? 0 : fid;
+	loc->line = site.line;
+	slot->id = pp->nlocs;
+	return slot->id;
 }
 
 /*
@@ -384,20 +390,12 @@ static int add_sample(struct pp *pp, const uint64_t loc[2], size_t proc,
 		      uint64_t n, uint64_t calls)
 {
 	size_t i = pp->nsamples;
-	pb_sample *s;
 
-	if (!loc[0] || grow(&pp->samples, &pp->capsamples, i, sizeof(*s)) ||
+	if (!loc[0] || grow(&pp->sproc, &pp->capsproc, i, sizeof(*pp->sproc)) ||
 	    grow(&pp->values, &pp->capvalues, i, sizeof(*pp->values)) ||
 	    grow(&pp->locids, &pp->caplocids, i, sizeof(*pp->locids)))
 		return -1;
-	s = &pp->samples[i];
-	perftools__profiles__sample__init(s);
-	s->n_location_id = loc[1] ? 2 : 1;
-	s->n_value = pp->nvalues;
-	if (proc < pp->p->nprocesses) {
-		s->n_label = 2;
-		s->label = &pp->labelptrs[2 * proc];
-	}
+	pp->sproc[i] = proc;
 	memcpy(pp->locids[i], loc, sizeof(pp->locids[i]));
 	pp->values[i][0] = (int64_t)n;
 	pp->values[i][1] = llround((double)n * pp->ns_per_sample);
@@ -587,42 +585,10 @@ static int add_comments(struct pp *pp, int64_t *c, size_t *n)
 	return 0;
 }
 
-/* Compresses @len bytes at @buf to @out as one gzip member. */
-static int write_gzip(FILE *out, const uint8_t *buf, size_t len)
-{
-	unsigned char chunk[1 << 15];
-	z_stream z = { .next_in = NULL };
-	size_t n;
-	int zr;
-
-	if (len > UINT32_MAX) {
-		errno = EFBIG;
-		return -1;
-	}
-	if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK) {
-		errno = ENOMEM;
-		return -1;
-	}
-	z.next_in = (Bytef *)buf;
-	z.avail_in = (uInt)len;
-	do {
-		z.next_out = chunk;
-		z.avail_out = sizeof(chunk);
-		zr = deflate(&z, Z_FINISH);
-		n = sizeof(chunk) - z.avail_out;
-		if (n && fwrite(chunk, 1, n, out) != n)
-			zr = Z_ERRNO;
-	} while (zr == Z_OK);
-	deflateEnd(&z);
-	if (zr == Z_STREAM_END)
-		return 0;
-	if (zr != Z_ERRNO)
-		errno = EIO;
-	return -1;
-}
-
-/* Every pointer of the message, once the arrays no longer move. */
+/*
+ * The message's head: types, period, functions, mappings, strings; the
+ * samples and locations follow it in chunks (pack_write()).
+ */
 static int assemble(struct pp *pp, pb_profile *m, pb_value_type *vt,
 		    pb_value_type **vtp, pb_value_type *period)
 {
@@ -630,20 +596,14 @@ static int assemble(struct pp *pp, pb_profile *m, pb_value_type *vt,
 		{ PPROF_SAMPLES, "count" }, { PPROF_CPU, "nanoseconds" },
 		{ PPROF_CALLS, "count" },
 	};
-	pb_sample **sp = calloc(pp->nsamples + 1, sizeof(*sp));
-	pb_location **lp = calloc(pp->nlocs + 1, sizeof(*lp));
-	pb_line **linep = calloc(pp->nlocs + 1, sizeof(*linep));
 	pb_function **fp = calloc(pp->nfuncs + 1, sizeof(*fp));
 	pb_mapping **mp = calloc(pp->p->nobjects + 1, sizeof(*mp));
 	size_t i;
 
-	pp->lineptrs = linep;
-	m->sample = sp;
-	m->location = lp;
 	m->function = fp;
 	m->mapping = mp;
 	m->sample_type = vtp;
-	if (!sp || !lp || !linep || !fp || !mp)
+	if (!fp || !mp)
 		return -1;
 	for (i = 0; i < pp->nvalues; i++) {
 		perftools__profiles__value_type__init(&vt[i]);
@@ -658,19 +618,6 @@ static int assemble(struct pp *pp, pb_profile *m, pb_value_type *vt,
 	m->period_type = period;
 	m->period = llround(pp->ns_per_sample);
 	m->default_sample_type = str(pp, PPROF_SAMPLES);
-	for (i = 0; i < pp->nsamples; i++) {
-		pp->samples[i].value = pp->values[i];
-		pp->samples[i].location_id = pp->locids[i];
-		sp[i] = &pp->samples[i];
-	}
-	m->n_sample = pp->nsamples;
-	for (i = 0; i < pp->nlocs; i++) {
-		linep[i] = &pp->lines[i];
-		pp->locs[i].n_line = pp->lines[i].function_id ? 1 : 0;
-		pp->locs[i].line = &linep[i];
-		lp[i] = &pp->locs[i];
-	}
-	m->n_location = pp->nlocs;
 	for (i = 0; i < pp->nfuncs; i++)
 		fp[i] = &pp->funcs[i];
 	m->n_function = pp->nfuncs;
@@ -683,13 +630,131 @@ static int assemble(struct pp *pp, pb_profile *m, pb_value_type *vt,
 	return 0;
 }
 
+#define PP_CHUNK 4096
+
+/*
+ * The gzip stream pack_write() feeds, a piece at a time, and the
+ * messages of one chunk of samples or locations.
+ */
+struct pp_gz {
+	z_stream z;
+	FILE *out;
+	uint8_t *buf;		/* a packed piece */
+	size_t cap;
+	pb_sample *sv, **svp;
+	pb_location *lv, **lvp;
+	pb_line *line, **linep;
+};
+
+/* @len bytes at @buf through deflate to the file (@finish: the last). */
+static int gz_put(struct pp_gz *g, const uint8_t *buf, size_t len,
+		  bool finish)
+{
+	unsigned char chunk[1 << 15];
+	size_t n;
+	int zr;
+
+	if (len > UINT32_MAX) {
+		errno = EFBIG;
+		return -1;
+	}
+	g->z.next_in = (Bytef *)buf;
+	g->z.avail_in = (uInt)len;
+	do {
+		g->z.next_out = chunk;
+		g->z.avail_out = sizeof(chunk);
+		zr = deflate(&g->z, finish ? Z_FINISH : Z_NO_FLUSH);
+		n = sizeof(chunk) - g->z.avail_out;
+		if (n && fwrite(chunk, 1, n, g->out) != n)
+			return -1;
+		if (zr == Z_STREAM_ERROR) {
+			errno = EIO;
+			return -1;
+		}
+	} while (g->z.avail_out == 0 || (finish && zr != Z_STREAM_END));
+	return 0;
+}
+
+/*
+ * @m packed and fed to the stream. Pieces concatenate into one message:
+ * protobuf merges a message's repeated fields over its occurrences, so
+ * the head and the chunks of samples and locations are one profile.
+ */
+static int gz_message(struct pp_gz *g, const pb_profile *m)
+{
+	size_t len = perftools__profiles__profile__get_packed_size(m);
+	uint8_t *nb;
+
+	if (len > g->cap) {
+		nb = realloc(g->buf, len);
+		if (!nb)
+			return -1;
+		g->buf = nb;
+		g->cap = len;
+	}
+	perftools__profiles__profile__pack(m, g->buf);
+	return gz_put(g, g->buf, len, false);
+}
+
+/* Samples [@i, @i + @n) as messages. */
+static int gz_samples(struct pp_gz *g, struct pp *pp, size_t i, size_t n)
+{
+	pb_profile m = PERFTOOLS__PROFILES__PROFILE__INIT;
+	pb_sample *v = g->sv, **vp = g->svp;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		perftools__profiles__sample__init(&v[k]);
+		v[k].n_location_id = pp->locids[i + k][1] ? 2 : 1;
+		v[k].location_id = pp->locids[i + k];
+		v[k].n_value = pp->nvalues;
+		v[k].value = pp->values[i + k];
+		if (pp->sproc[i + k] < pp->p->nprocesses) {
+			v[k].n_label = 2;
+			v[k].label = &pp->labelptrs[2 * pp->sproc[i + k]];
+		}
+		vp[k] = &v[k];
+	}
+	m.sample = vp;
+	m.n_sample = n;
+	return gz_message(g, &m);
+}
+
+/* Locations [@i, @i + @n) as messages; ids are indices plus one. */
+static int gz_locations(struct pp_gz *g, struct pp *pp, size_t i, size_t n)
+{
+	pb_profile m = PERFTOOLS__PROFILES__PROFILE__INIT;
+	pb_location *v = g->lv, **vp = g->lvp;
+	pb_line *lines = g->line, **lp = g->linep;
+	const struct pp_loc *l;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		l = &pp->locs[i + k];
+		perftools__profiles__location__init(&v[k]);
+		perftools__profiles__line__init(&lines[k]);
+		v[k].id = i + k + 1;
+		v[k].mapping_id = l->mapping_id;
+		v[k].address = l->address;
+		lines[k].function_id = l->function_id;
+		lines[k].line = l->line;
+		lp[k] = &lines[k];
+		v[k].n_line = l->function_id ? 1 : 0;
+		v[k].line = &lp[k];
+		vp[k] = &v[k];
+	}
+	m.location = vp;
+	m.n_location = n;
+	return gz_message(g, &m);
+}
+
 static int pack_write(FILE *out, struct pp *pp)
 {
 	pb_value_type vt[PP_NVALUES], *vtp[PP_NVALUES], period;
 	pb_profile m = PERFTOOLS__PROFILES__PROFILE__INIT;
+	struct pp_gz g = { .out = out };
 	int64_t comments[3];
-	uint8_t *buf = NULL;
-	size_t len;
+	size_t i, n;
 	int ret = -1;
 
 	if (add_comments(pp, comments, &m.n_comment))
@@ -701,18 +766,40 @@ static int pack_write(FILE *out, struct pp *pp)
 	if (vt[0].type < 0 || vt[pp->nvalues - 1].unit < 0 ||
 	    m.default_sample_type < 0 || period.unit < 0)
 		goto out;
-	len = perftools__profiles__profile__get_packed_size(&m);
-	buf = malloc(len ? len : 1);
-	if (!buf)
+	g.sv = calloc(PP_CHUNK, sizeof(*g.sv));
+	g.svp = calloc(PP_CHUNK, sizeof(*g.svp));
+	g.lv = calloc(PP_CHUNK, sizeof(*g.lv));
+	g.lvp = calloc(PP_CHUNK, sizeof(*g.lvp));
+	g.line = calloc(PP_CHUNK, sizeof(*g.line));
+	g.linep = calloc(PP_CHUNK, sizeof(*g.linep));
+	if (!g.sv || !g.svp || !g.lv || !g.lvp || !g.line || !g.linep ||
+	    deflateInit2(&g.z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK) {
+		errno = ENOMEM;
 		goto out;
-	perftools__profiles__profile__pack(&m, buf);
-	ret = write_gzip(out, buf, len);
+	}
+	ret = gz_message(&g, &m);
+	for (i = 0; !ret && i < pp->nsamples; i += n) {
+		n = pp->nsamples - i < PP_CHUNK ? pp->nsamples - i : PP_CHUNK;
+		ret = gz_samples(&g, pp, i, n);
+	}
+	for (i = 0; !ret && i < pp->nlocs; i += n) {
+		n = pp->nlocs - i < PP_CHUNK ? pp->nlocs - i : PP_CHUNK;
+		ret = gz_locations(&g, pp, i, n);
+	}
+	if (!ret)
+		ret = gz_put(&g, NULL, 0, true);
+	deflateEnd(&g.z);
 out:
-	free(m.sample);
-	free(m.location);
 	free(m.function);
 	free(m.mapping);
-	free(buf);
+	free(g.buf);
+	free(g.sv);
+	free(g.svp);
+	free(g.lv);
+	free(g.lvp);
+	free(g.line);
+	free(g.linep);
 	return ret;
 }
 
@@ -728,10 +815,8 @@ static void pp_free(struct pp *pp)
 	free(pp->funcs);
 	free(pp->funcmap.v);
 	free(pp->locs);
-	free(pp->lines);
-	free(pp->lineptrs);
 	free(pp->locmap.v);
-	free(pp->samples);
+	free(pp->sproc);
 	free(pp->values);
 	free(pp->locids);
 	free(pp->maps);
@@ -749,23 +834,21 @@ static int pp_reserve(struct pp *pp, size_t n)
 {
 	size_t cap = 256;
 
-	while (cap < 2 * (n + 1))
+	while (2 * cap < 3 * (n + 1))
 		cap *= 2;
 	pp->locmap.v = calloc(cap, sizeof(*pp->locmap.v));
 	if (!pp->locmap.v)
 		return -1;
 	pp->locmap.cap = cap;
 	n++;
-	pp->samples = reallocarray(NULL, n, sizeof(*pp->samples));
+	pp->sproc = reallocarray(NULL, n, sizeof(*pp->sproc));
 	pp->values = reallocarray(NULL, n, sizeof(*pp->values));
 	pp->locids = reallocarray(NULL, n, sizeof(*pp->locids));
 	pp->locs = reallocarray(NULL, n, sizeof(*pp->locs));
-	pp->lines = reallocarray(NULL, n, sizeof(*pp->lines));
-	if (!pp->samples || !pp->values || !pp->locids || !pp->locs ||
-	    !pp->lines)
+	if (!pp->sproc || !pp->values || !pp->locids || !pp->locs)
 		return -1;
-	pp->capsamples = pp->capvalues = pp->caplocids = n;
-	pp->caplocs = pp->caplines = n;
+	pp->capsproc = pp->capvalues = pp->caplocids = n;
+	pp->caplocs = n;
 	return 0;
 }
 
