@@ -60,18 +60,23 @@ def func_bins(path, name, low, counts):
     return [(k + i, c) for i, c in enumerate(counts)]
 
 
-def write_small(path, unknowns=False):
+def write_small(path, unknowns=False, command=None):
     """Two processes, the program and a shared library. The text report:
     target_alpha 10, target_beta 7, main 1; so_work 11 + 4, 2 samples
     uncovered in the library. With @unknowns, samples in no function of
     either object too: the program's 3 (past its code), the library's 6
-    (in its data)."""
+    (in its data). With @command, the command line it records (ASCII
+    letters, digits, spaces and dashes only: written as is, a space as
+    %20)."""
     lo, hi, slo, shi = 0x401000, 0x402000, 0x1000, 0x1200
     bins = sorted(func_bins(SYM, "target_alpha", lo, [7, 3]) +
                   func_bins(SYM, "target_beta", lo, [5, 2]) +
                   func_bins(SYM, "main", lo, [1]))
     rows = ["profil-ctl-profile 1", "rate 1000", "bin-bytes 4",
-            "acct 40 1 2 0 0 0 0 0", "objects 2", f'object 0 - "{SYM}"',
+            "acct 40 1 2 0 0 0 0 0"]
+    if command:
+        rows.append('command "%s"' % command.replace(" ", "%20"))
+    rows += ["objects 2", f'object 0 - "{SYM}"',
             f'object 1 - "{SO}"', "processes 2",
             f'process 0 100 1 "cli_sym_target" "{SYM}" 30 1 2 0 0 0 0 0',
             f'process 1 101 100 "cli_sym_target" "{SYM}" 10 0 0 0 0 0 0 0',

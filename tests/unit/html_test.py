@@ -132,11 +132,16 @@ def self_contained(page, name):
 def check_small():
     small = os.path.join(DIR, "small.profile")
     page = os.path.join(DIR, "saved.html")
-    write_small(small)
+    write_small(small, command="cli_sym_target --fast 3")
     text = run(CTL, "report", "-v", small)
     lines = run(CTL, "report", "--lines", small)
     run(CTL, "report", "--format=html", "-o", page, small)
     self_contained(page, "saved")
+    dom = chromium("--dump-dom", "file://" + page)
+    ok("<title>profil-ctl: cli_sym_target --fast 3</title>" in dom and
+       "Profile of <code>cli_sym_target --fast 3</code>" in dom,
+       "saved: Chromium shows the command line profiled as the title "
+       "and heading")
     d = dom_of(page, "#sort=function-asc")
     want = {(os.path.basename(o), f): n for (o, f), n in
             text_funcs(text).items()}
