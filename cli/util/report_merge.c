@@ -229,6 +229,22 @@ static const char *rm_path(const struct rm_input *in,
 	return k < 0 ? NULL : in->p.objects[k].path;
 }
 
+/* One file by two names ("./prog" and "/home/u/prog"), or one name. */
+static bool rm_same_path(const char *x, const char *y)
+{
+	char *rx, *ry;
+	bool same;
+
+	if (!strcmp(x, y))
+		return true;
+	rx = realpath(x, NULL);
+	ry = realpath(y, NULL);
+	same = rx && ry && !strcmp(rx, ry);
+	free(rx);
+	free(ry);
+	return same;
+}
+
 /*
  * @x and @y are of one program: the same build-id when both have one,
  * else the same path (@builds: also two builds of one path, as a diff
@@ -250,7 +266,7 @@ static int rm_same_program(const char *cmd, const struct rm_input *x,
 			   force ? ": --force" : "");
 		return force ? 0 : -1;
 	}
-	if (!px || !py || !strcmp(px, py))
+	if (!px || !py || rm_same_path(px, py))
 		return 0;
 	bx = strrchr(px, '/') ? strrchr(px, '/') + 1 : px;
 	by = strrchr(py, '/') ? strrchr(py, '/') + 1 : py;

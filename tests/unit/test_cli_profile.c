@@ -865,6 +865,13 @@ static void test_report_merge(void **state)
 	expect(ctl("report", "--diff", b, rate, NULL), 1, err, msg);
 	expect(ctl("report", "--force", b, rate, NULL), 0, out,
 	       "# 48 samples, ");
+	/* One file by another name is the same program. */
+	free(p.objects[0].path);
+	p.objects[0].path = strdup(UNIT_OUT "/../unit/cli_sym_target");
+	free(p.processes[0].exe);
+	p.processes[0].exe = strdup(UNIT_OUT "/../unit/cli_sym_target");
+	save_as(&p, "renamed.profile", rate, sizeof(rate));
+	expect(ctl("report", b, rate, NULL), 0, out, "# 48 samples, ");
 	/* --diff of a profile with itself: no change anywhere. */
 	expect(ctl("report", "--diff", b, b, NULL), 0, out,
 	       "       10        10        +0   41.67   41.67    +0.00  "
