@@ -15,9 +15,9 @@
  *   so that arcs add nothing to the sample totals;
  * - an object's uncovered samples at a Location without address whose
  *   function is named as the report's row.
- * Objects, functions and locations are found again through small
- * open-addressing hash tables; the message is packed by protobuf-c, then
- * compressed by zlib.
+ * Functions and locations are found again through open-addressing hash
+ * tables; the message is packed by protobuf-c in pieces as it is made
+ * (chunks of samples and locations, then the rest), through zlib.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -61,6 +61,24 @@ struct pp_str {
 	uint64_t idx;
 };
 
+#define PP_CHUNK 4096
+
+/*
+ * The gzip stream the profile is written to as it is made, a piece at a
+ * time (chunks of samples and locations, then the head), and the
+ * messages of one chunk.
+ */
+struct pp_gz {
+	z_stream z;
+	FILE *out;
+	uint8_t *buf;		/* a packed piece */
+	size_t cap;
+	pb_sample *sv, **svp;
+	pb_location *lv, **lvp;
+	pb_line *line, **linep;
+	bool open;		/* deflateInit2() done: deflateEnd() due */
+};
+
 /* A location: its id is its index plus one. */
 struct pp_loc {
 	uint64_t mapping_id;
@@ -87,19 +105,16 @@ struct pp {
 	size_t nfuncs, capfuncs;
 	struct pp_map funcmap;
 
-	/*
-	 * Locations and samples are kept compact and made messages only
-	 * when packed, a chunk at a time (pack_write()): a large profile's
-	 * cost was mostly its memory.
-	 */
-	struct pp_loc *locs;
-	size_t nlocs, caplocs;
+	/* Compact until packed, a chunk at a time: memory was the cost. */
+	struct pp_gz gz;
+	struct pp_loc *locs;	/* the chunk being made: ids from locbase */
+	size_t nlocs, nlocbuf, locbase;
 	struct pp_map locmap;
 
 	size_t *sproc;		/* each sample's process (labels) */
 	int64_t (*values)[PP_NVALUES];
 	uint64_t (*locids)[2];
-	size_t nsamples, capsproc, capvalues, caplocids;
+	size_t nsbuf;		/* samples in the chunk being made */
 
 	pb_mapping *maps;	/* one per object, in the profile's order */
 	size_t *map_order;	/* their order in the message */
@@ -341,6 +356,9 @@ static uint64_t function_id(struct pp *pp, size_t obj,
 	return fn->id;
 }
 
+static int gz_samples(struct pp_gz *g, struct pp *pp, size_t i, size_t n);
+static int gz_locations(struct pp_gz *g, struct pp *pp, size_t i, size_t n);
+
 /*
  * The id of the location of address @addr of object @obj, or with
  * @uncovered of the object's uncovered samples; 0 on ENOMEM.
@@ -371,14 +389,20 @@ static uint64_t location_id(struct pp *pp, size_t obj, uint64_t addr,
 		      UINT64_MAX :
 		      function_id(pp, obj, site.func, NULL, site.file);
 	}
-	if (!fid || grow(&pp->locs, &pp->caplocs, pp->nlocs, sizeof(*loc)))
+	if (!fid)
 		return 0;
-	loc = &pp->locs[pp->nlocs++];
+	loc = &pp->locs[pp->nlocbuf++];
 	loc->mapping_id = pp->maps[obj].id;
 	loc->address = uncovered ? 0 : addr;
 	loc->function_id = fid == UINT64_MAX ? 0 : fid;
 	loc->line = site.line;
-	slot->id = pp->nlocs;
+	slot->id = ++pp->nlocs;
+	if (pp->nlocbuf == PP_CHUNK) {
+		if (gz_locations(&pp->gz, pp, 0, PP_CHUNK))
+			return 0;
+		pp->locbase += PP_CHUNK;
+		pp->nlocbuf = 0;
+	}
 	return slot->id;
 }
 
@@ -389,19 +413,19 @@ static uint64_t location_id(struct pp *pp, size_t obj, uint64_t addr,
 static int add_sample(struct pp *pp, const uint64_t loc[2], size_t proc,
 		      uint64_t n, uint64_t calls)
 {
-	size_t i = pp->nsamples;
+	size_t i = pp->nsbuf;
 
-	if (!loc[0] || grow(&pp->sproc, &pp->capsproc, i, sizeof(*pp->sproc)) ||
-	    grow(&pp->values, &pp->capvalues, i, sizeof(*pp->values)) ||
-	    grow(&pp->locids, &pp->caplocids, i, sizeof(*pp->locids)))
+	if (!loc[0])
 		return -1;
 	pp->sproc[i] = proc;
 	memcpy(pp->locids[i], loc, sizeof(pp->locids[i]));
 	pp->values[i][0] = (int64_t)n;
 	pp->values[i][1] = llround((double)n * pp->ns_per_sample);
 	pp->values[i][2] = (int64_t)calls;
-	pp->nsamples++;
-	return 0;
+	if (++pp->nsbuf < PP_CHUNK)
+		return 0;
+	pp->nsbuf = 0;
+	return gz_samples(&pp->gz, pp, 0, PP_CHUNK);
 }
 
 struct bin_ctx {
@@ -585,10 +609,7 @@ static int add_comments(struct pp *pp, int64_t *c, size_t *n)
 	return 0;
 }
 
-/*
- * The message's head: types, period, functions, mappings, strings; the
- * samples and locations follow it in chunks (pack_write()).
- */
+/* The rest of the message: types, period, functions, mappings, strings. */
 static int assemble(struct pp *pp, pb_profile *m, pb_value_type *vt,
 		    pb_value_type **vtp, pb_value_type *period)
 {
@@ -630,22 +651,6 @@ static int assemble(struct pp *pp, pb_profile *m, pb_value_type *vt,
 	return 0;
 }
 
-#define PP_CHUNK 4096
-
-/*
- * The gzip stream pack_write() feeds, a piece at a time, and the
- * messages of one chunk of samples or locations.
- */
-struct pp_gz {
-	z_stream z;
-	FILE *out;
-	uint8_t *buf;		/* a packed piece */
-	size_t cap;
-	pb_sample *sv, **svp;
-	pb_location *lv, **lvp;
-	pb_line *line, **linep;
-};
-
 /* @len bytes at @buf through deflate to the file (@finish: the last). */
 static int gz_put(struct pp_gz *g, const uint8_t *buf, size_t len,
 		  bool finish)
@@ -676,9 +681,8 @@ static int gz_put(struct pp_gz *g, const uint8_t *buf, size_t len,
 }
 
 /*
- * @m packed and fed to the stream. Pieces concatenate into one message:
- * protobuf merges a message's repeated fields over its occurrences, so
- * the head and the chunks of samples and locations are one profile.
+ * @m packed into the stream. Pieces make one message: protobuf merges a
+ * message's repeated fields over its occurrences.
  */
 static int gz_message(struct pp_gz *g, const pb_profile *m)
 {
@@ -733,7 +737,7 @@ static int gz_locations(struct pp_gz *g, struct pp *pp, size_t i, size_t n)
 		l = &pp->locs[i + k];
 		perftools__profiles__location__init(&v[k]);
 		perftools__profiles__line__init(&lines[k]);
-		v[k].id = i + k + 1;
+		v[k].id = pp->locbase + i + k + 1;
 		v[k].mapping_id = l->mapping_id;
 		v[k].address = l->address;
 		lines[k].function_id = l->function_id;
@@ -748,13 +752,12 @@ static int gz_locations(struct pp_gz *g, struct pp *pp, size_t i, size_t n)
 	return gz_message(g, &m);
 }
 
-static int pack_write(FILE *out, struct pp *pp)
+/* The last chunks, the head, the end of the stream. */
+static int pack_write(struct pp *pp)
 {
 	pb_value_type vt[PP_NVALUES], *vtp[PP_NVALUES], period;
 	pb_profile m = PERFTOOLS__PROFILES__PROFILE__INIT;
-	struct pp_gz g = { .out = out };
 	int64_t comments[3];
-	size_t i, n;
 	int ret = -1;
 
 	if (add_comments(pp, comments, &m.n_comment))
@@ -766,41 +769,40 @@ static int pack_write(FILE *out, struct pp *pp)
 	if (vt[0].type < 0 || vt[pp->nvalues - 1].unit < 0 ||
 	    m.default_sample_type < 0 || period.unit < 0)
 		goto out;
-	g.sv = calloc(PP_CHUNK, sizeof(*g.sv));
-	g.svp = calloc(PP_CHUNK, sizeof(*g.svp));
-	g.lv = calloc(PP_CHUNK, sizeof(*g.lv));
-	g.lvp = calloc(PP_CHUNK, sizeof(*g.lvp));
-	g.line = calloc(PP_CHUNK, sizeof(*g.line));
-	g.linep = calloc(PP_CHUNK, sizeof(*g.linep));
-	if (!g.sv || !g.svp || !g.lv || !g.lvp || !g.line || !g.linep ||
-	    deflateInit2(&g.z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK) {
-		errno = ENOMEM;
-		goto out;
-	}
-	ret = gz_message(&g, &m);
-	for (i = 0; !ret && i < pp->nsamples; i += n) {
-		n = pp->nsamples - i < PP_CHUNK ? pp->nsamples - i : PP_CHUNK;
-		ret = gz_samples(&g, pp, i, n);
-	}
-	for (i = 0; !ret && i < pp->nlocs; i += n) {
-		n = pp->nlocs - i < PP_CHUNK ? pp->nlocs - i : PP_CHUNK;
-		ret = gz_locations(&g, pp, i, n);
-	}
-	if (!ret)
-		ret = gz_put(&g, NULL, 0, true);
-	deflateEnd(&g.z);
+	ret = gz_samples(&pp->gz, pp, 0, pp->nsbuf) ||
+	      gz_locations(&pp->gz, pp, 0, pp->nlocbuf) ||
+	      gz_message(&pp->gz, &m) ||
+	      gz_put(&pp->gz, NULL, 0, true) ? -1 : 0;
 out:
 	free(m.function);
 	free(m.mapping);
-	free(g.buf);
-	free(g.sv);
-	free(g.svp);
-	free(g.lv);
-	free(g.lvp);
-	free(g.line);
-	free(g.linep);
 	return ret;
+}
+
+/* The stream to @out and the chunks' arrays; pp_free() ends them. */
+static int gz_open(struct pp *pp, FILE *out)
+{
+	struct pp_gz *g = &pp->gz;
+
+	g->out = out;
+	g->sv = calloc(PP_CHUNK, sizeof(*g->sv));
+	g->svp = calloc(PP_CHUNK, sizeof(*g->svp));
+	g->lv = calloc(PP_CHUNK, sizeof(*g->lv));
+	g->lvp = calloc(PP_CHUNK, sizeof(*g->lvp));
+	g->line = calloc(PP_CHUNK, sizeof(*g->line));
+	g->linep = calloc(PP_CHUNK, sizeof(*g->linep));
+	pp->sproc = calloc(PP_CHUNK, sizeof(*pp->sproc));
+	pp->values = calloc(PP_CHUNK, sizeof(*pp->values));
+	pp->locids = calloc(PP_CHUNK, sizeof(*pp->locids));
+	pp->locs = calloc(PP_CHUNK, sizeof(*pp->locs));
+	if (!g->sv || !g->svp || !g->lv || !g->lvp || !g->line ||
+	    !g->linep || !pp->sproc || !pp->values || !pp->locids || !pp->locs)
+		return -1;
+	if (deflateInit2(&g->z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		return -1;
+	g->open = true;
+	return 0;
 }
 
 static void pp_free(struct pp *pp)
@@ -814,6 +816,15 @@ static void pp_free(struct pp *pp)
 	free(pp->strmap);
 	free(pp->funcs);
 	free(pp->funcmap.v);
+	if (pp->gz.open)
+		deflateEnd(&pp->gz.z);
+	free(pp->gz.buf);
+	free(pp->gz.sv);
+	free(pp->gz.svp);
+	free(pp->gz.lv);
+	free(pp->gz.lvp);
+	free(pp->gz.line);
+	free(pp->gz.linep);
 	free(pp->locs);
 	free(pp->locmap.v);
 	free(pp->sproc);
@@ -825,11 +836,7 @@ static void pp_free(struct pp *pp)
 	free(pp->labelptrs);
 }
 
-/*
- * Room for @n samples and locations made once, the location map sized
- * for them: no array or table is regrown, rehashed and refaulted on the
- * way (a large profile's cost was mostly that).
- */
+/* The location map sized once for @n locations: never rehashed. */
 static int pp_reserve(struct pp *pp, size_t n)
 {
 	size_t cap = 256;
@@ -840,15 +847,6 @@ static int pp_reserve(struct pp *pp, size_t n)
 	if (!pp->locmap.v)
 		return -1;
 	pp->locmap.cap = cap;
-	n++;
-	pp->sproc = reallocarray(NULL, n, sizeof(*pp->sproc));
-	pp->values = reallocarray(NULL, n, sizeof(*pp->values));
-	pp->locids = reallocarray(NULL, n, sizeof(*pp->locids));
-	pp->locs = reallocarray(NULL, n, sizeof(*pp->locs));
-	if (!pp->sproc || !pp->values || !pp->locids || !pp->locs)
-		return -1;
-	pp->capsproc = pp->capvalues = pp->caplocids = n;
-	pp->caplocs = n;
 	return 0;
 }
 
@@ -885,16 +883,16 @@ int render_pprof(FILE *out, const struct profile *p,
 		goto out;
 	pp.strs[pp.nstrs++] = "";
 	if (add_mappings(&pp) || add_labels(&pp) ||
-	    pp_reserve(&pp, pp_nsamples(p)))
+	    pp_reserve(&pp, pp_nsamples(p)) || gz_open(&pp, out))
 		goto out;
+	errno = 0;
 	for (i = 0; i < p->ncounts; i++)
 		if (add_count(&pp, &p->counts[i]))
 			goto out;
-	errno = 0;
-	ret = pack_write(out, &pp);
+	ret = pack_write(&pp);
+out:
 	if (ret && !errno)
 		errno = ENOMEM;
-out:
 	pp_free(&pp);
 	return ret;
 }
