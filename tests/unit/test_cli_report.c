@@ -331,6 +331,13 @@ static void test_report_fails_loudly(void **state)
 	       2, err, "--lines, -b: not with --format=html");
 	expect(ctl("report", "--lines", "-b", TARGET, good, NULL), 2, err,
 	       "--lines and -b: one view or the other");
+	/* The live commands' report options, refused before any kernel. */
+	expect(ctl("run", "--format=pprof", "--top=3", "-o", "r.pb", "--",
+		   "true", NULL), 2, err, "--top, --percent-limit: not with "
+	       "--format=pprof");
+	expect(ctl("show", "--sort", "dso", "1", NULL), 2, err,
+	       "--sort: pid, comm, dso and sym are keys of a whole "
+	       "program's list (run, attach)");
 	expect(ctl("report", "--format=csv", "--format", "json", TARGET, good,
 		   NULL), 2, err, "--format given twice (csv, then json)");
 	expect(ctl("report", "--diff", "--format=pprof", "-o", "d.pprof",
