@@ -376,6 +376,28 @@ static int status_cb(const struct profil_status *st, void *data)
 	return 0;
 }
 
+#ifndef PROFIL_CTL_VERSION
+#define PROFIL_CTL_VERSION "unknown"
+#endif
+
+/*
+ * The loaded module and this profil-ctl come from one package version
+ * (profil-dkms and profil-ctl): after an upgrade, the module loaded before
+ * it runs until it is unloaded. Say so; nothing fails.
+ */
+static void status_version_check(const char *op)
+{
+	char buf[128];
+	const char *v = live_module_version(buf, sizeof(buf));
+
+	if (v && strcmp(v, PROFIL_CTL_VERSION))
+		fprintf(stderr, "profil-ctl: %s: warning: the loaded profil "
+			"module is version %s, profil-ctl is %s; unload it when "
+			"no session runs (sudo modprobe -r profil): the next "
+			"request loads the installed one\n", op, v,
+			PROFIL_CTL_VERSION);
+}
+
 int cmd_status(int argc, char **argv)
 {
 	struct profil_handle *h = NULL;
@@ -408,6 +430,7 @@ int cmd_status(int argc, char **argv)
 		ctl_perror_lib(argv[0]);
 	}
 	profil_handle_close(h);
+	status_version_check(argv[0]);
 	return err < 0 ? CTL_EXIT_FAIL : CTL_EXIT_OK;
 }
 

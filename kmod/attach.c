@@ -24,6 +24,7 @@
 
 #include "access.h"
 #include "attach.h"
+#include "collector.h"
 #include "regions.h"
 #include "sampler.h"
 #include "session.h"
@@ -207,7 +208,8 @@ static int pk_regions_shared(const struct pk_regions *rs)
 
 /*
  * Whether the forked current takes its parent's session: not if the
- * switches forbid it, nor if a buffer is shared with the parent.
+ * switches forbid it, nor if a buffer is shared with the parent. A
+ * kernel-held session has no buffer, nor a closed collector's.
  */
 static bool pk_attach_inherits(const struct pk_params *p)
 {
@@ -217,7 +219,31 @@ static bool pk_attach_inherits(const struct pk_params *p)
 	if (!pk_start_allowed(false) ||
 	    (!pk_rides_tick(p->rate) && !pk_timer_clock_allowed(false)))
 		return false;
+	if (p->collector)
+		return !pk_collector_closed(p->collector);
 	return !pk_regions_shared(p->regions);
+}
+
+/*
+ * The references a forked process's copy of its parent's parameters
+ * holds on their set or their collector: taken in the fork probe, where
+ * the parent's parameters hold theirs, so a put there is never the last.
+ */
+static void pk_attach_params_get(struct pk_params *p)
+{
+	if (p->collector)
+		pk_collector_get(p->collector);
+	else
+		pk_regions_get(p->regions);
+}
+
+/* Context: process context, or a put that is not the last. */
+static void pk_attach_params_put(struct pk_params *p)
+{
+	if (p->collector)
+		pk_collector_put(p->collector);
+	else
+		pk_regions_put(p->regions);
 }
 
 /* task_work on a new task, before it first reaches user mode. */
@@ -233,7 +259,7 @@ static void pk_attach_run(struct callback_head *head)
 		if (pk_attach_inherits(&a->params) &&
 		    pk_session_start(current, &a->params, PK_START_UNLESS_ANY))
 			pr_debug("process %d not profiled\n", current->tgid);
-		pk_regions_put(a->params.regions);
+		pk_attach_params_put(&a->params);
 	}
 	kfree(a);
 	module_put(THIS_MODULE);
@@ -288,8 +314,9 @@ static void pk_attach_queue(struct pk_session *s, struct pk_thread *t,
 		a->session = NULL;
 		a->params = *rcu_dereference(s->params);
 		a->params.generation = 0;
+		a->params.parent_image = s->image;
 		/* The params hold one until a grace period after they go. */
-		pk_regions_get(a->params.regions);
+		pk_attach_params_get(&a->params);
 	}
 	init_task_work(&a->twork, pk_attach_run);
 	if (!try_module_get(THIS_MODULE))
@@ -301,50 +328,32 @@ static void pk_attach_queue(struct pk_session *s, struct pk_thread *t,
 err_module:
 	module_put(THIS_MODULE);
 err_session:
-	/* Never the set's last reference: the params' is still there. */
+	/* Never the last reference: the params' is still there. */
 	if (a->session)
 		pk_session_put(a->session);
 	else
-		refcount_dec(&a->params.regions->ref);
+		pk_attach_params_put(&a->params);
 err_restore:
 	/* The refill, queued above, runs later and frees what it replaces. */
 	WRITE_ONCE(t->spare, a);
 }
 
-/**
- * pk_session_fork() - let a new thread or process join profiling
- * @parent: the cloning task, current
- * @child: the new task, not yet running
- *
- * A new thread is sampled into its process's session; a forked process
- * gets a session of its own with the parent's parameters, counting into
- * its own copy of the buffer, unless the session has PROFIL_F_NO_INHERIT.
- * Either way the child attaches itself from a task_work before it first
- * runs in user mode, so no user tick is missed.
- * A child sharing the parent's memory without being a thread (vfork) is
- * not profiled. Nothing is allocated here: the record the child needs was
- * made ahead for its parent.
- *
- * Context: the sched_process_fork tracepoint, or task_newtask for an
- * io_uring worker, preemption disabled.
+/*
+ * pk_session_fork() for the session of @kind of @parent's process, if it
+ * has an active one. Context: as pk_session_fork().
  */
-void pk_session_fork(struct task_struct *parent, struct task_struct *child)
+static void pk_session_fork_kind(struct task_struct *parent,
+				 struct task_struct *child, int kind)
 {
+	bool thread = same_thread_group(parent, child);
 	struct pk_session *s;
 	struct pk_thread *t;
 	unsigned long flags;
-	bool thread;
 
-	if (child->flags & PF_KTHREAD)
+	if (!thread && child->mm == parent->mm && kind != PROFIL_KIND_HELD)
 		return;
-	thread = same_thread_group(parent, child);
-	if (!thread && child->mm == parent->mm)
-		return;
-
-	/* Pairs with pk_session_attach_pass(): see the thread or be seen. */
-	smp_mb();
 	rcu_read_lock();
-	s = pk_session_lookup(task_tgid(parent));
+	s = pk_session_lookup(task_tgid(parent), kind);
 	if (!s || !pk_session_is_active(s))
 		goto unlock;
 	if (!thread &&
@@ -367,4 +376,35 @@ void pk_session_fork(struct task_struct *parent, struct task_struct *child)
 		pk_attach_queue(s, t, child, thread);
 unlock:
 	rcu_read_unlock();
+}
+
+/**
+ * pk_session_fork() - let a new thread or process join profiling
+ * @parent: the cloning task, current
+ * @child: the new task, not yet running
+ *
+ * A new thread is sampled into its process's sessions; a forked process
+ * gets sessions of its own with the parent's parameters, counting into
+ * its own copy of the buffer, or its parent's collector, unless the
+ * session has PROFIL_F_NO_INHERIT. Either way the child attaches itself
+ * from a task_work before it first runs in user mode, so no user tick is
+ * missed. A child sharing the parent's memory without being a thread
+ * (vfork) gets no buffer session, which would count into the parent's
+ * buffer, but a kernel-held one: it runs code of its own until it execs.
+ * Nothing is allocated here: the record the child needs was made ahead
+ * for its parent.
+ *
+ * Context: the sched_process_fork tracepoint, or task_newtask for an
+ * io_uring worker, preemption disabled.
+ */
+void pk_session_fork(struct task_struct *parent, struct task_struct *child)
+{
+	int kind;
+
+	if (child->flags & PF_KTHREAD)
+		return;
+	/* Pairs with pk_session_attach_pass(): see the thread or be seen. */
+	smp_mb();
+	for (kind = 0; kind <= PROFIL_KIND_MAX; kind++)
+		pk_session_fork_kind(parent, child, kind);
 }

@@ -18,6 +18,7 @@
 #ifndef _PROFIL_COMPAT_H
 #define _PROFIL_COMPAT_H
 
+#include <linux/fs.h>
 #include <linux/sched.h>
 #include <linux/sched/rt.h>
 #include <linux/types.h>
@@ -66,6 +67,19 @@ static inline void pk_probe_stat_runtime(void *data, struct task_struct *task,
 					 u64 runtime, u64 vruntime)
 {
 	pk_tick_runtime(task, rt_task(task) ? runtime : 0);
+}
+#endif
+
+/* An inode's ctime: behind accessors since 6.6 (multigrain timestamps). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+static inline struct timespec64 pk_inode_ctime(const struct inode *inode)
+{
+	return inode_get_ctime(inode);
+}
+#else
+static inline struct timespec64 pk_inode_ctime(const struct inode *inode)
+{
+	return inode->i_ctime;
 }
 #endif
 

@@ -9,6 +9,7 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 
+#include "collector.h"
 #include "lifecycle.h"
 #include "netlink.h"
 #include "session.h"
@@ -16,9 +17,10 @@
 
 /*
  * ORDER: the thread table, then the session table and its workqueue, since
- * the probes and the requests use them; then the lifecycle probes, so that every session
- * started through netlink sees forks, execs and exits; the family last, so
- * no request arrives before the rest is ready. Exit in reverse.
+ * the probes and the requests use them; then the lifecycle probes, so that
+ * every session started through netlink sees forks, execs and exits; then
+ * the collectors' socket notifier; the family last, so no request arrives
+ * before the rest is ready. Exit in reverse.
  */
 static int __init pk_init(void)
 {
@@ -33,11 +35,17 @@ static int __init pk_init(void)
 	err = pk_lifecycle_init();
 	if (err)
 		goto err_sessions;
-	err = pk_netlink_init();
+	err = pk_collectors_init();
 	if (err)
 		goto err_lifecycle;
+	err = pk_netlink_init();
+	if (err)
+		goto err_collectors;
 	return 0;
 
+err_collectors:
+	pk_collectors_stop();
+	pk_collectors_exit();
 err_lifecycle:
 	pk_lifecycle_exit();
 err_sessions:
@@ -50,8 +58,11 @@ err_threads:
 static void __exit pk_exit(void)
 {
 	pk_netlink_exit();
+	pk_collectors_stop();
 	pk_lifecycle_exit();
 	pk_sessions_exit();
+	/* After the sessions, whose parameters hold collectors. */
+	pk_collectors_exit();
 	pk_threads_exit();
 }
 
@@ -60,4 +71,5 @@ module_exit(pk_exit);
 
 MODULE_DESCRIPTION("profil(2): kernel-driven execution-time profiling");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(PROFIL_VERSION);
 MODULE_ALIAS_GENL_FAMILY(PROFIL_GENL_NAME);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The "profil" generic netlink family: start, stop, status, and a
- * multicast notification when a session stops.
+ * multicast notification when a session stops. The kernel-held kind's
+ * requests, COLLECT and GET_PROFILE, are in netlink_collect.c.
  *
  * Requests run in the sender's process context, so "the caller" is
  * current. Profiling one's own process needs no privilege, as the BSD
@@ -25,6 +26,7 @@
 #include "access.h"
 #include "compat.h"
 #include "netlink.h"
+#include "netlink_collect.h"
 #include "regions.h"
 #include "sampler.h"
 #include "session.h"
@@ -61,15 +63,21 @@ static const struct nla_policy pk_add_policy[PROFIL_ATTR_MAX + 1] = {
 	[PROFIL_ATTR_REGION] = NLA_POLICY_NESTED(pk_region_policy),
 };
 
-static const struct nla_policy pk_target_policy[PROFIL_ATTR_PID + 1] = {
+/* STOP, GET: the process and which of its sessions. */
+static const struct nla_policy pk_target_policy[PROFIL_ATTR_KIND + 1] = {
+	[PROFIL_ATTR_PAD] = { .type = NLA_REJECT },
+	[PROFIL_ATTR_PID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[PROFIL_ATTR_KIND] = NLA_POLICY_MAX(NLA_U32, PROFIL_KIND_MAX),
+};
+
+/* GET_REGIONS: the process; regions are the buffer kind's. */
+static const struct nla_policy pk_pid_policy[PROFIL_ATTR_PID + 1] = {
 	[PROFIL_ATTR_PAD] = { .type = NLA_REJECT },
 	[PROFIL_ATTR_PID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
-static struct genl_family pk_family;
-
 /* The switches, for requests that start or extend profiling. */
-static int pk_nl_check_allowed(bool timer_clock, struct netlink_ext_ack *extack)
+int pk_nl_check_allowed(bool timer_clock, struct netlink_ext_ack *extack)
 {
 	if (!pk_start_allowed(true)) {
 		NL_SET_ERR_MSG_MOD(extack,
@@ -84,9 +92,8 @@ static int pk_nl_check_allowed(bool timer_clock, struct netlink_ext_ack *extack)
 }
 
 /* Refuse a request that needs pk_may_control() over @task. */
-static int pk_nl_check_control(struct task_struct *task,
-			       const struct nlattr *pid_attr,
-			       struct netlink_ext_ack *extack)
+int pk_nl_check_control(struct task_struct *task, const struct nlattr *pid_attr,
+			struct netlink_ext_ack *extack)
 {
 	if (pk_may_control(task))
 		return 0;
@@ -99,8 +106,8 @@ static int pk_nl_check_control(struct task_struct *task,
  * The process a request is about: PROFIL_ATTR_PID among @attrs, or the
  * caller's.
  */
-static struct task_struct *pk_nl_target(struct nlattr **attrs,
-					struct netlink_ext_ack *extack)
+struct task_struct *pk_nl_target(struct nlattr **attrs,
+				 struct netlink_ext_ack *extack)
 {
 	struct nlattr *attr = attrs ? attrs[PROFIL_ATTR_PID] : NULL;
 	struct task_struct *task;
@@ -134,9 +141,17 @@ static struct task_struct *pk_nl_target(struct nlattr **attrs,
 	return task;
 }
 
+/* The session kind a request names, the buffer kind by default. */
+static int pk_nl_kind(struct nlattr **attrs)
+{
+	return attrs && attrs[PROFIL_ATTR_KIND] ?
+		       nla_get_u32(attrs[PROFIL_ATTR_KIND]) :
+		       PROFIL_KIND_BUFFER;
+}
+
 static size_t pk_nl_msg_size(void)
 {
-	return nla_total_size(sizeof(u32)) * 9 + /* PID .. NR_REGIONS */
+	return nla_total_size(sizeof(u32)) * 10 + /* PID .. NR_REGIONS, KIND */
 	       nla_total_size_64bit(sizeof(u64)) * 4 + /* BUF .. FAULT_ADDR */
 	       nla_total_size(0) + /* STATS */
 	       nla_total_size_64bit(sizeof(u64)) * PROFIL_STAT_MAX;
@@ -167,21 +182,23 @@ static int pk_nl_fill(struct sk_buff *skb, struct pk_session *s, u32 portid,
 		      u32 seq, int flags, u8 cmd, struct netlink_callback *cb,
 		      bool addrs)
 {
+	u32 rate, pflags, nr = 0, counter = 0, mode = 0;
 	const struct pk_params *p;
-	struct pk_region r0;
-	u32 rate, pflags, nr, counter, mode;
+	struct pk_region r0 = {};
 	unsigned long irqflags;
 	int state, reason;
 	u64 fault_addr;
 	void *hdr;
 
-	/* BUF to SCALE report the first region. */
+	/* BUF to SCALE report the first region; a held session has none. */
 	rcu_read_lock();
 	p = rcu_dereference(s->params);
-	r0 = p->regions->region[0];
-	nr = p->regions->nr;
-	counter = p->regions->counter;
-	mode = p->regions->mode;
+	if (p->regions) {
+		r0 = p->regions->region[0];
+		nr = p->regions->nr;
+		counter = p->regions->counter;
+		mode = p->regions->mode;
+	}
 	rate = p->rate;
 	pflags = p->flags;
 	rcu_read_unlock();
@@ -197,6 +214,7 @@ static int pk_nl_fill(struct sk_buff *skb, struct pk_session *s, u32 portid,
 	if (cb)
 		genl_dump_check_consistent(cb, hdr);
 	if (nla_put_u32(skb, PROFIL_ATTR_PID, pid_vnr(s->tgid)) ||
+	    nla_put_u32(skb, PROFIL_ATTR_KIND, s->kind) ||
 	    (addrs && nla_put_u64_64bit(skb, PROFIL_ATTR_BUF, r0.buf,
 					PROFIL_ATTR_PAD)) ||
 	    nla_put_u64_64bit(skb, PROFIL_ATTR_BUFSIZ, r0.size,
@@ -226,9 +244,9 @@ nla_put_failure:
 	return -EMSGSIZE;
 }
 
-static void pk_nl_stop_task(struct task_struct *task, int reason)
+static void pk_nl_stop_task(struct task_struct *task, int kind, int reason)
 {
-	struct pk_session *s = pk_session_find(task_tgid(task));
+	struct pk_session *s = pk_session_find(task_tgid(task), kind);
 
 	if (s) {
 		pk_session_stop_sync(s, reason);
@@ -331,7 +349,7 @@ static int pk_nl_start(struct sk_buff *skb, struct genl_info *info)
 			err = -EINVAL;
 			goto out;
 		}
-		pk_nl_stop_task(task, off);
+		pk_nl_stop_task(task, PROFIL_KIND_BUFFER, off);
 		goto out;
 	}
 	err = pk_nl_check_allowed(!pk_rides_tick(req.rate), extack);
@@ -369,7 +387,7 @@ static int pk_nl_add_regions(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		goto out_put_task;
 	err = -ENOENT;
-	s = pk_session_find(task_tgid(task));
+	s = pk_session_find(task_tgid(task), PROFIL_KIND_BUFFER);
 	if (!s) {
 		NL_SET_ERR_MSG_MOD(extack, "process is not profiled");
 		goto out_put_task;
@@ -392,7 +410,8 @@ static int pk_nl_stop(struct sk_buff *skb, struct genl_info *info)
 	err = pk_nl_check_control(task, info->attrs[PROFIL_ATTR_PID],
 				  info->extack);
 	if (!err)
-		pk_nl_stop_task(task, PROFIL_STOP_REQUEST);
+		pk_nl_stop_task(task, pk_nl_kind(info->attrs),
+				PROFIL_STOP_REQUEST);
 	put_task_struct(task);
 	return err;
 }
@@ -410,7 +429,7 @@ static int pk_nl_get(struct sk_buff *skb, struct genl_info *info)
 		return PTR_ERR(task);
 	/* Not a refusal: the reply only leaves the addresses out. */
 	addrs = pk_may_control(task);
-	s = pk_session_find(task_tgid(task));
+	s = pk_session_find(task_tgid(task), pk_nl_kind(info->attrs));
 	put_task_struct(task);
 	if (!s) {
 		NL_SET_ERR_MSG_MOD(info->extack, "process is not profiled");
@@ -584,7 +603,7 @@ static int pk_nl_dump_regions_start(struct netlink_callback *cb)
 	/* Regions are addresses: as START's, not as GET's. */
 	err = pk_nl_check_control(task, attrs[PROFIL_ATTR_PID], &extack);
 	if (!err) {
-		d->s = pk_session_find(task_tgid(task));
+		d->s = pk_session_find(task_tgid(task), PROFIL_KIND_BUFFER);
 		d->pid = task_tgid_vnr(task);
 		if (!d->s) {
 			NL_SET_ERR_MSG_MOD(&extack, "process is not profiled");
@@ -682,14 +701,14 @@ static const struct genl_ops pk_ops[] = {
 		.cmd = PROFIL_CMD_STOP,
 		.doit = pk_nl_stop,
 		.policy = pk_target_policy,
-		.maxattr = PROFIL_ATTR_PID,
+		.maxattr = PROFIL_ATTR_KIND,
 	},
 	{
 		.cmd = PROFIL_CMD_GET,
 		.doit = pk_nl_get,
 		.dumpit = pk_nl_dump,
 		.policy = pk_target_policy,
-		.maxattr = PROFIL_ATTR_PID,
+		.maxattr = PROFIL_ATTR_KIND,
 	},
 	{
 		.cmd = PROFIL_CMD_ADD_REGIONS,
@@ -702,8 +721,22 @@ static const struct genl_ops pk_ops[] = {
 		.start = pk_nl_dump_regions_start,
 		.dumpit = pk_nl_dump_regions,
 		.done = pk_nl_dump_regions_done,
-		.policy = pk_target_policy,
+		.policy = pk_pid_policy,
 		.maxattr = PROFIL_ATTR_PID,
+	},
+	{
+		.cmd = PROFIL_CMD_COLLECT,
+		.doit = pk_nl_collect,
+		.policy = pk_collect_policy,
+		.maxattr = PROFIL_ATTR_MAX,
+	},
+	{
+		.cmd = PROFIL_CMD_GET_PROFILE,
+		.start = pk_nl_dump_profile_start,
+		.dumpit = pk_nl_dump_profile,
+		.done = pk_nl_dump_profile_done,
+		.policy = pk_profile_policy,
+		.maxattr = PROFIL_ATTR_PAD,
 	},
 };
 
@@ -723,7 +756,7 @@ static const struct genl_multicast_group pk_mcgrps[] = {
 	},
 };
 
-static struct genl_family pk_family __ro_after_init = {
+struct genl_family pk_family __ro_after_init = {
 	.name = PROFIL_GENL_NAME,
 	.version = PROFIL_GENL_VERSION,
 	.maxattr = PROFIL_ATTR_MAX,

@@ -43,6 +43,8 @@ struct pk_piece {
 /* What pk_counter_add() does: the counter's width and mode. */
 #define PK_KIND_U32 BIT(0)
 #define PK_KIND_SATURATE BIT(1)
+/* A pending entry of a kernel-held session: a PC to attribute. */
+#define PK_KIND_HELD BIT(2)
 
 /**
  * struct pk_regions - a region set (regions.c)

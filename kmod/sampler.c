@@ -32,6 +32,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
 
+#include "collector.h"
 #include "fault.h"
 #include "regions.h"
 #include "sampler.h"
@@ -248,6 +249,13 @@ pk_sample(struct pk_thread *t, const struct pk_params *p, struct pt_regs *regs)
 		/* The user PC at which the thread entered the kernel. */
 		regs = task_pt_regs(current);
 		pk_stat_inc(s, PROFIL_STAT_SYSTEM_CHARGED);
+	}
+
+	if (p->collector) {
+		/* Attributed on the return to user mode: pk_collect_pc(). */
+		pk_defer(t, instruction_pointer(regs), p->generation,
+			 PK_KIND_HELD);
+		return;
 	}
 
 	switch (pk_regions_map(p->regions, instruction_pointer(regs), &addr)) {
@@ -482,10 +490,13 @@ void pk_tick_runtime(struct task_struct *task, u64 pending)
 	 * are freed after; rcu_read_lock() says so to the thread table.
 	 */
 	rcu_read_lock();
-	t = pk_thread_find(task);
-	p = t ? pk_sampling(t) : NULL;
-	if (p && pk_rides_tick(p->rate))
-		pk_tick_thread(t, p, task->se.sum_exec_runtime + pending, regs);
+	for (t = pk_thread_next(task, NULL); t; t = pk_thread_next(task, t)) {
+		p = pk_sampling(t);
+		if (p && pk_rides_tick(p->rate))
+			pk_tick_thread(t, p,
+				       task->se.sum_exec_runtime + pending,
+				       regs);
+	}
 	rcu_read_unlock();
 }
 
@@ -594,6 +605,36 @@ static enum pk_write pk_deferred_one(struct pk_session *s,
 	return err == -ENOMEM ? PK_WRITE_NOMEM : PK_WRITE_DISCARD;
 }
 
+/*
+ * A kernel-held session's ticks at one PC, into its collector's profile;
+ * their count lands in one category. They were taken while the session
+ * was active: they are attributed whatever it is now, if the address
+ * space is still there.
+ */
+static void pk_deferred_collect(struct pk_session *s,
+				const struct pk_pending *w)
+{
+	switch (pk_collect_pc(s, w->addr, w->count)) {
+	case PK_COLLECT_ADDED:
+		pk_stat_add(s, PROFIL_STAT_IN_RANGE, w->count);
+		break;
+	case PK_COLLECT_OUTSIDE:
+		pk_stat_add(s, PROFIL_STAT_OUT_OF_RANGE, w->count);
+		break;
+	case PK_COLLECT_GONE:
+		pk_stat_add(s, PROFIL_STAT_DISCARDED, w->count);
+		break;
+	case PK_COLLECT_BUSY:
+		pk_stat_add(s, PROFIL_STAT_MMAP_BUSY, w->count);
+		pk_stat_add(s, PROFIL_STAT_DISCARDED, w->count);
+		break;
+	case PK_COLLECT_FULL:
+		pk_stat_add(s, PROFIL_STAT_PROFILE_FULL, w->count);
+		pk_stat_add(s, PROFIL_STAT_DISCARDED, w->count);
+		break;
+	}
+}
+
 /**
  * pk_deferred_write() - finish the ticks the tick could not write
  * @head: &pk_thread.twork
@@ -621,6 +662,10 @@ void pk_deferred_write(struct callback_head *head)
 	for (i = 0; i < n; i++) {
 		u32 count = todo[i].count;
 
+		if (todo[i].kind & PK_KIND_HELD) {
+			pk_deferred_collect(s, &todo[i]);
+			goto done;
+		}
 		switch (pk_deferred_one(s, &todo[i], &added)) {
 		case PK_WRITE_ADDED:
 			pk_stat_add(s, PROFIL_STAT_IN_RANGE, added);
@@ -639,6 +684,7 @@ void pk_deferred_write(struct callback_head *head)
 			pk_session_stop(s, PROFIL_STOP_FAULT, todo[i].addr);
 			break;
 		}
+done:
 		pk_stat_add(s, PROFIL_STAT_PENDING,
 			    -(u64)count); /* from any CPU */
 	}

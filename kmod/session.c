@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sessions: one per profiled process, keyed by its thread-group pid.
+ * Sessions: one per profiled process and kind, keyed by its thread-group
+ * pid and enum profil_kind.
  *
  * A session is ACTIVE from its start until a stop request, scale 0, exec,
  * a fault or exit; it never becomes active again. A stopped session stays
@@ -8,8 +9,8 @@
  * exits or starts profiling anew. While active it pins the module, so the
  * module cannot be unloaded under a live session.
  *
- * Memory: one session per process and one record (with a spare attach
- * record) per thread, charged to the memory cgroup of the allocating task
+ * Memory: one session per process and kind, and one record (with a spare
+ * attach record) per thread and session, charged to the memory cgroup of the allocating task
  * (GFP_KERNEL_ACCOUNT), so a user's profiling counts against the limits of
  * the user's own processes.
  */
@@ -22,12 +23,17 @@
 #include <linux/pid.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
+#include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 
+#include "access.h"
 #include "attach.h"
+#include "collector.h"
+#include "follow.h"
 #include "lifecycle.h"
 #include "netlink.h"
 #include "regions.h"
@@ -85,6 +91,13 @@ static void pk_session_free_work(struct work_struct *work)
 	struct pk_session *s;
 
 	s = container_of(rwork, struct pk_session, free_rwork);
+	if (s->collector) {
+		u64 stats[PROFIL_STAT_MAX + 1];
+
+		/* Nothing counts for the session any more: final. */
+		pk_session_stats(s, stats);
+		pk_collector_image_final(s->collector, s->image, stats);
+	}
 	pk_params_free(rcu_dereference_protected(s->params, true));
 	mmdrop(s->mm);
 	put_pid(s->tgid);
@@ -109,17 +122,18 @@ void pk_session_put(struct pk_session *s)
 /**
  * pk_session_lookup() - the session of a process, unreferenced
  * @tgid: the process's thread-group pid
+ * @kind: enum profil_kind
  *
  * Context: any; the caller holds rcu_read_lock() or pk_table_lock,
  * and the result is valid in that section.
  * Return: the session, or NULL.
  */
-struct pk_session *pk_session_lookup(struct pid *tgid)
+struct pk_session *pk_session_lookup(struct pid *tgid, int kind)
 {
 	struct pk_session *s;
 
 	hash_for_each_possible_rcu(pk_table, s, hnode, (unsigned long)tgid)
-		if (s->tgid == tgid)
+		if (s->tgid == tgid && s->kind == kind)
 			return s;
 	return NULL;
 }
@@ -127,16 +141,17 @@ struct pk_session *pk_session_lookup(struct pid *tgid)
 /**
  * pk_session_find() - look up the session of a process
  * @tgid: the process's thread-group pid
+ * @kind: enum profil_kind
  *
  * Context: any.
  * Return: a referenced session, or NULL.
  */
-struct pk_session *pk_session_find(struct pid *tgid)
+struct pk_session *pk_session_find(struct pid *tgid, int kind)
 {
 	struct pk_session *s;
 
 	rcu_read_lock();
-	s = pk_session_lookup(tgid);
+	s = pk_session_lookup(tgid, kind);
 	if (s && !kref_get_unless_zero(&s->ref))
 		s = NULL;
 	rcu_read_unlock();
@@ -231,10 +246,12 @@ static void pk_session_teardown(struct work_struct *work)
  * pk_session_stop_sync() to wait for them.
  *
  * Context: any but hard interrupt.
+ * Return: true if this call stopped the session.
  */
-void pk_session_stop(struct pk_session *s, int reason, u64 addr)
+bool pk_session_stop(struct pk_session *s, int reason, u64 addr)
 {
 	unsigned long flags;
+	bool stopped = false;
 
 	raw_spin_lock_irqsave(&s->lock, flags);
 	if (s->state == PROFIL_STATE_ACTIVE) {
@@ -243,8 +260,12 @@ void pk_session_stop(struct pk_session *s, int reason, u64 addr)
 		s->fault_addr = addr;
 		kref_get(&s->ref);
 		queue_work(pk_wq, &s->teardown_work);
+		stopped = true;
 	}
 	raw_spin_unlock_irqrestore(&s->lock, flags);
+	if (stopped && s->collector)
+		pk_collector_image_end(s->collector, s->image, reason, NULL);
+	return stopped;
 }
 
 /**
@@ -266,6 +287,38 @@ void pk_session_stop_sync(struct pk_session *s, int reason)
 	mutex_lock(&s->write_mutex);
 	mutex_unlock(&s->write_mutex);
 	flush_work(&s->teardown_work);
+}
+
+/**
+ * pk_session_end() - stop a session and forget it
+ * @s: the session
+ * @reason: enum profil_stop_reason
+ *
+ * As pk_session_stop_sync(), and the table lets go of @s: a kernel-held
+ * session whose collector is gone is not reported any more.
+ *
+ * Context: process context, may sleep.
+ */
+void pk_session_end(struct pk_session *s, int reason)
+{
+	pk_session_stop_sync(s, reason);
+	pk_table_remove(s);
+}
+
+/**
+ * pk_sessions_flush() - let stopped sessions' teardowns and frees finish
+ *
+ * A collector's images get their final accounting as their sessions are
+ * freed, from RCU work items: a read of the profile waits for those
+ * already on their way.
+ *
+ * Context: process context, may sleep.
+ */
+void pk_sessions_flush(void)
+{
+	flush_workqueue(pk_wq);
+	rcu_barrier();
+	flush_workqueue(pk_wq);
 }
 
 /*
@@ -314,7 +367,10 @@ struct pk_params *pk_params_dup(const struct pk_params *req)
 
 	if (!p)
 		return NULL;
-	pk_regions_get(p->regions);
+	if (p->collector)
+		pk_collector_get(p->collector);
+	else
+		pk_regions_get(p->regions);
 	/* Once here, so that no tick divides by the rate. */
 	p->period = p->rate ? NSEC_PER_SEC / p->rate : 0;
 	do {
@@ -328,7 +384,10 @@ void pk_params_free(struct pk_params *p)
 {
 	if (!p)
 		return;
-	pk_regions_put(p->regions);
+	if (p->collector)
+		pk_collector_put(p->collector);
+	else
+		pk_regions_put(p->regions);
 	kfree(p);
 }
 
@@ -356,6 +415,8 @@ static struct pk_session *pk_session_alloc(struct task_struct *leader,
 
 	s->mm = mm;
 	s->tgid = get_pid(task_tgid(leader));
+	s->kind = req->collector ? PROFIL_KIND_HELD : PROFIL_KIND_BUFFER;
+	s->collector = params->collector;
 	RCU_INIT_POINTER(s->params, params);
 	s->state = PROFIL_STATE_ACTIVE;
 	raw_spin_lock_init(&s->lock);
@@ -365,6 +426,15 @@ static struct pk_session *pk_session_alloc(struct task_struct *leader,
 	INIT_HLIST_NODE(&s->hnode);
 	INIT_WORK(&s->teardown_work, pk_session_teardown);
 	kref_init(&s->ref);
+	if (s->collector) {
+		s->image = pk_collector_image_add(s->collector, s, leader,
+						  req->parent_image);
+		err = pk_collector_closed(s->collector) ? -ESHUTDOWN : -ENOSPC;
+		if (!s->image) {
+			pk_session_put(s);
+			return ERR_PTR(err);
+		}
+	}
 	return s;
 
 err_free:
@@ -561,7 +631,9 @@ int pk_session_start(struct task_struct *leader, const struct pk_params *req,
 	lock = pk_start_lock(task_tgid(leader));
 	if (IS_ERR(lock))
 		return PTR_ERR(lock);
-	old = pk_session_find(task_tgid(leader));
+	old = pk_session_find(task_tgid(leader), req->collector ?
+							 PROFIL_KIND_HELD :
+							 PROFIL_KIND_BUFFER);
 	if (old && how == PK_START_UNLESS_ANY) {
 		err = -EEXIST;
 		goto out_put_old;
@@ -576,8 +648,9 @@ int pk_session_start(struct task_struct *leader, const struct pk_params *req,
 		 * one is replaced.
 		 */
 		restarted = pk_session_is_active(old);
+		/* A kernel-held session's collector and image are for good. */
 		if (restarted)
-			err = how == PK_START_UNLESS_ACTIVE ?
+			err = how == PK_START_UNLESS_ACTIVE || req->collector ?
 				      -EEXIST :
 				      pk_session_restart(old, req);
 		mutex_unlock(&old->mutex);
@@ -599,18 +672,31 @@ int pk_session_start(struct task_struct *leader, const struct pk_params *req,
 	if (err)
 		goto err_module;
 
+	/*
+	 * The table owns the initial reference from here on; this start
+	 * keeps one of its own, since an exit probe may take the session
+	 * out of the table while the threads are attached.
+	 */
+	kref_get(&s->ref);
 	pk_table_replace(old, s);
-
-	/* The table owns the initial reference from here on. */
 	err = pk_session_attach_all(s, leader);
 	if (err) {
 		/* Nobody asked for this stop: no STOPPED with reason REQUEST. */
 		WRITE_ONCE(s->quiet, true);
 		pk_session_stop_sync(s, PROFIL_STOP_REQUEST);
 		pk_table_remove(s);
-		goto out_put_old;
+		goto out_put_new;
 	}
 	pk_session_check_gone(s, leader);
+	/*
+	 * Only now may the collector's close see the session: one that
+	 * closed meanwhile is left to end it here.
+	 */
+	if (s->collector &&
+	    !pk_collector_image_publish(s->collector, s->image, s))
+		pk_session_end(s, PROFIL_STOP_CLOSED);
+out_put_new:
+	pk_session_put(s);
 out_put_old:
 	if (old)
 		pk_session_put(old);
@@ -625,32 +711,49 @@ err_put_new:
 }
 
 /**
- * pk_session_exec() - a process called execve(): profiling goes off
+ * pk_session_exec() - a process called execve()
  * @task: current, after the new image is in place
+ *
+ * A buffer session goes off, as profil(2) has it; a kernel-held one
+ * follows the new image.
  *
  * Context: the sched_process_exec tracepoint, preemption disabled.
  */
 void pk_session_exec(struct task_struct *task)
 {
-	struct pk_session *s = pk_session_find(task_tgid(task));
+	struct pk_session *s;
 
+	s = pk_session_find(task_tgid(task), PROFIL_KIND_BUFFER);
 	if (s) {
 		pk_session_stop(s, PROFIL_STOP_EXEC, 0);
+		pk_session_put(s);
+	}
+	s = pk_session_find(task_tgid(task), PROFIL_KIND_HELD);
+	if (s) {
+		pk_follow_exec(s, task);
 		pk_session_put(s);
 	}
 }
 
 /**
- * pk_session_exit() - a process is gone: forget its session
+ * pk_session_exit() - a process is gone: forget its sessions
  * @task: current, the last thread of its group to exit
  *
  * Context: the sched_process_exit tracepoint, preemption disabled.
  */
 void pk_session_exit(struct task_struct *task)
 {
-	struct pk_session *s = pk_session_find(task_tgid(task));
+	struct pk_session *s;
+	int kind;
 
-	if (s) {
+	for (kind = 0; kind <= PROFIL_KIND_MAX; kind++) {
+		s = pk_session_find(task_tgid(task), kind);
+		if (!s)
+			continue;
+		/* Its last command name, before the stop's. */
+		if (s->collector)
+			pk_collector_image_end(s->collector, s->image,
+					       PROFIL_STOP_EXIT, task);
 		pk_session_stop(s, PROFIL_STOP_EXIT, 0);
 		pk_table_remove(s);
 		pk_session_put(s);

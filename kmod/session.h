@@ -7,8 +7,10 @@
  * sampled in hard interrupt context on its own CPU: from the scheduler
  * tick by pk_tick_runtime() at rates up to HZ, above that by
  * pk_tick_event(), the overflow handler of a task-clock perf event of
- * its own (sampler.c). Either adds the tick to a counter in the
- * process's buffer.
+ * its own (sampler.c). A session of the buffer kind adds the tick to a
+ * counter in the process's buffer; one of the kernel-held kind has it
+ * added to its collector's profile (collector.c). A process has at most
+ * one session of each kind, and both count every tick.
  */
 #ifndef _PK_SESSION_H
 #define _PK_SESSION_H
@@ -25,6 +27,7 @@
 
 struct mm_struct;
 struct pid;
+struct pk_collector;
 struct pk_regions;
 struct task_struct;
 
@@ -34,10 +37,15 @@ struct task_struct;
  * and waits for a grace period before freeing the old one. @serial is
  * unique to each publication (starts, restarts, extensions), for dumps.
  * The params own a reference on @regions, which holds the counters'
- * kind and the regions (status messages report the first).
+ * kind and the regions (status messages report the first), or, for a
+ * kernel-held session, on @collector instead. @parent_image: where a
+ * kernel-held session's new image came from (a fork's or an exec's), 0
+ * for one a request made.
  */
 struct pk_params {
 	struct pk_regions *regions;
+	struct pk_collector *collector;
+	u32 parent_image;
 	u32 rate;
 	u32 period; /* NSEC_PER_SEC / rate: the sampling period, in ns */
 	u32 flags;
@@ -58,7 +66,13 @@ struct pk_stats {
 
 /**
  * struct pk_session - profiling of one process
- * @tgid: the thread group, the key in the session table
+ * @tgid: the thread group, with @kind the key in the session table
+ * @kind: enum profil_kind
+ * @collector: a kernel-held session's collector (its params' reference),
+ *	else NULL
+ * @image: a kernel-held session's image in @collector, 0 if none
+ * @follow_work: a kernel-held session's exec: starts the new image's
+ *	session as the process returns to user mode (holds a reference)
  * @mm: the address space the buffer lives in (mmgrab'd); ticks of any other
  *	address space are never written
  * @params: current parameters; RCU, read in the tick
@@ -87,6 +101,10 @@ struct pk_stats {
  */
 struct pk_session {
 	struct pid *tgid;
+	int kind;
+	struct pk_collector *collector;
+	u32 image;
+	struct callback_head follow_work;
 	struct mm_struct *mm;
 	struct pk_params __rcu *params;
 	int state;
@@ -123,6 +141,17 @@ static inline void pk_stat_inc(struct pk_session *s, enum profil_stat i)
 	this_cpu_inc(s->stats->count[i]);
 }
 
+/* A reference on @s unless it is being freed. */
+static inline bool pk_session_tryget(struct pk_session *s)
+{
+	return kref_get_unless_zero(&s->ref);
+}
+
+static inline struct pk_collector *pk_session_collector(struct pk_session *s)
+{
+	return s->collector;
+}
+
 /**
  * enum pk_start_how - what a start does to a session the process has
  * @PK_START_REPLACE: restart an active session, replace a stopped
@@ -140,16 +169,18 @@ enum pk_start_how {
 
 int pk_sessions_init(void);
 void pk_sessions_exit(void);
-struct pk_session *pk_session_lookup(struct pid *tgid);
-struct pk_session *pk_session_find(struct pid *tgid);
+struct pk_session *pk_session_lookup(struct pid *tgid, int kind);
+struct pk_session *pk_session_find(struct pid *tgid, int kind);
 struct pk_session *pk_session_next(struct pk_session_cursor *pos);
 unsigned int pk_session_table_seq(void);
 void pk_session_put(struct pk_session *s);
 bool pk_session_is_active(const struct pk_session *s);
 int pk_session_start(struct task_struct *leader, const struct pk_params *req,
 		     enum pk_start_how how);
-void pk_session_stop(struct pk_session *s, int reason, u64 addr);
+bool pk_session_stop(struct pk_session *s, int reason, u64 addr);
 void pk_session_stop_sync(struct pk_session *s, int reason);
+void pk_session_end(struct pk_session *s, int reason);
+void pk_sessions_flush(void);
 void pk_session_exec(struct task_struct *task);
 void pk_session_exit(struct task_struct *task);
 void pk_session_stats(struct pk_session *s, u64 *out);

@@ -80,24 +80,31 @@ void pk_thread_release(struct kref *ref)
 }
 
 /**
- * pk_thread_find() - the record of a sampled thread
+ * pk_thread_next() - the records of a sampled thread, one by one
  * @task: the thread
+ * @prev: the record found last, or NULL for the first
  *
- * A stopped session's record may linger until its teardown work runs,
- * next to the record of the session that replaced it: skip it.
+ * A thread has a record in each session of its process that samples it,
+ * one of each kind. A stopped session's record may linger until its
+ * teardown work runs, next to the record of the session that replaced
+ * it: skipped.
  *
  * Context: an RCU read-side critical section, which the result is valid in.
- * Return: the record, or NULL.
+ * Return: the next record of an active session, or NULL.
  */
-struct pk_thread *pk_thread_find(struct task_struct *task)
+struct pk_thread *pk_thread_next(struct task_struct *task,
+				 struct pk_thread *prev)
 {
-	struct rhlist_head *list, *pos;
+	struct rhlist_head *pos;
 	struct pk_thread *t;
 
-	list = rhltable_lookup(&pk_threads, &task, pk_threads_params);
-	rhl_for_each_entry_rcu(t, pos, list, tnode)
+	pos = prev ? rcu_dereference(prev->tnode.next) :
+		     rhltable_lookup(&pk_threads, &task, pk_threads_params);
+	for (; pos; pos = rcu_dereference(pos->next)) {
+		t = container_of(pos, struct pk_thread, tnode);
 		if (pk_session_is_active(t->session))
 			return t;
+	}
 	return NULL;
 }
 

@@ -100,7 +100,8 @@ struct pk_thread {
 
 int pk_threads_init(void);
 void pk_threads_exit(void);
-struct pk_thread *pk_thread_find(struct task_struct *task);
+struct pk_thread *pk_thread_next(struct task_struct *task,
+				 struct pk_thread *prev);
 struct pk_thread *pk_session_thread(struct pk_session *s,
 				    struct task_struct *task);
 void pk_thread_release(struct kref *ref);

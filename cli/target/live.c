@@ -8,10 +8,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 
 #include "ctl.h"
 #include "live.h"
@@ -32,18 +34,84 @@ int live_parse_pid(const char *s, pid_t *pid)
 	return 0;
 }
 
+/*
+ * Whether the running kernel has a profil module to load: a line of its
+ * modules.dep naming profil.ko (DKMS's updates/dkms/profil.ko, make
+ * install's extra/profil.ko, compressed or not).
+ */
+static bool live_module_installed(void)
+{
+	struct utsname u;
+	char path[320], line[4096];
+	bool found = false;
+	FILE *f;
+
+	if (uname(&u) < 0)
+		return true;
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", u.release);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		found = !strcmp(line, "profil.ko") ||
+			strstr(line, "/profil.ko") != NULL;
+	}
+	fclose(f);
+	return found;
+}
+
+/* The kernel series the module is built for (dkms.conf.in). */
+static bool live_series_supported(const char *release)
+{
+	return !strncmp(release, "6.1.", 4) || !strncmp(release, "6.12.", 5);
+}
+
 struct profil_handle *live_open(const char *op)
 {
 	struct profil_handle *h = profil_handle_open();
+	struct utsname u;
+	int err = errno;
 
-	if (!h) {
-		if (errno == ENOSYS)
-			ctl_errorf(op, "%s (is profil.ko loaded?)",
-				   strerror(errno));
+	if (h)
+		return h;
+	if (err != ENOSYS) {
+		ctl_perror_lib(op);
+	} else if (!live_module_installed() && uname(&u) == 0) {
+		if (live_series_supported(u.release))
+			ctl_errorf(op, "%s: no profil module installed for "
+				   "Linux %s (profil-dkms builds it when the "
+				   "kernel's headers are installed; `dkms status "
+				   "profil` lists the kernels it was built for)",
+				   strerror(err), u.release);
 		else
-			ctl_perror_lib(op);
+			ctl_errorf(op, "%s: Linux %s is not supported: the "
+				   "profil module is built for the 6.1 and 6.12 "
+				   "series only", strerror(err), u.release);
+	} else {
+		ctl_errorf(op, "%s (is profil.ko loaded? it is installed but did "
+			   "not load: `sudo modprobe profil` says why)",
+			   strerror(err));
 	}
-	return h;
+	errno = err;
+	return NULL;
+}
+
+const char *live_module_version(char *buf, size_t len)
+{
+	FILE *f = fopen("/sys/module/profil/version", "r");
+
+	if (!f)
+		return access("/sys/module/profil", F_OK) ? NULL : "none";
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
 }
 
 void live_buf_free(struct live_buf *b)

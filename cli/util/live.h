@@ -195,7 +195,19 @@ int live_profile_report(const char *op, const struct profile *p,
  */
 int live_parse_pid(const char *s, pid_t *pid);
 
-/** live_open() - profil_handle_open(), with a message on failure. */
+/**
+ * live_open() - profil_handle_open(), with a message on failure: when the
+ * kernel has no profil family, whether a module exists for the running
+ * kernel (an unsupported kernel has none: DKMS skipped it).
+ */
 struct profil_handle *live_open(const char *op);
+
+/**
+ * live_module_version() - the loaded module's version
+ * (/sys/module/profil/version), read into @buf of @len bytes
+ * Return: @buf; "none" for a module loaded without one; NULL when no
+ * module is loaded (built in: no version either).
+ */
+const char *live_module_version(char *buf, size_t len);
 
 #endif /* PROFIL_CTL_LIVE_H */

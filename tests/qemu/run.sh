@@ -20,6 +20,7 @@
 #   TIMEOUT      overall seconds (default: (90 + per-test timeout * entries)
 #                * TIMEOUT_SCALE)
 #   TIMEOUT_SCALE multiplies every timeout (1; a slow debug kernel: more)
+#   STRESS_SCALE stress_test's counts in percent (PROFIL_STRESS_SCALE; 100)
 #   KMEMLEAK     on: check for the module's leaks (fails without kmemleak);
 #                off: boot with kmemleak=off; empty: neither
 #   RUN_NAME     run directory $BUILD/qemu/$RUN_NAME.<pid>, "check"; the
@@ -155,6 +156,7 @@ accel=$(pick_accel)
 	printf 'export KEEP=%q\n' "$TOP $BUILD $(dirname "$MODULE") $KSFT_INSTALL"
 	printf 'export TAP_PREFIX=%q\n' "${TAP_PREFIX-# }"
 	printf 'export TIMEOUT_SCALE=%q KMEMLEAK=%q\n' "$TIMEOUT_SCALE" "$KMEMLEAK"
+	printf 'export PROFIL_STRESS_SCALE=%q\n' "${STRESS_SCALE:-100}"
 	printf 'export JOB=%q\n' "$TOP/tests/qemu/guest-run.sh"
 } >"$RUN/env"
 : >"$RUN/tap.log"

@@ -44,13 +44,27 @@
  *	(optional %PROFIL_ATTR_PID), in the order they were given, as many
  *	per message as fit, each message with %PROFIL_ATTR_PID and
  *	%PROFIL_ATTR_REGION nests.
+ * @PROFIL_CMD_COLLECT: follow a process into a profile the kernel holds
+ *	for the requesting socket, its collector (a kernel-held session,
+ *	%PROFIL_KIND_HELD): its threads, by default the processes it forks
+ *	(vfork and clone included) and what they all exec. Optional
+ *	%PROFIL_ATTR_PID, %PROFIL_ATTR_RATE, %PROFIL_ATTR_FLAGS and, on the
+ *	socket's first COLLECT, %PROFIL_ATTR_IMAGES_MAX and
+ *	%PROFIL_ATTR_SAMPLES_MAX. -EEXIST if the process is followed
+ *	already. Independent of a buffer session of the same process: both
+ *	count every tick. The profile lives until the socket is closed,
+ *	which stops every session of it.
+ * @PROFIL_CMD_GET_PROFILE: dump only, on the collector's own socket: its
+ *	profile, messages of %PROFIL_ATTR_IMAGE nests, then of
+ *	%PROFIL_ATTR_OBJECT nests, then of %PROFIL_ATTR_SAMPLES, then one
+ *	with %PROFIL_ATTR_PROFILE_STATS.
  *
  * Another process: %PROFIL_CMD_GET needs ptrace read access by credentials
  * (same user, dumpable, or CAP_SYS_PTRACE over it); every other command
- * also needs the caller to be its ptrace tracer or to have CAP_SYS_PTRACE
- * over it, else -EPERM. Without that, GET replies and dump entries leave
- * out the addresses: %PROFIL_ATTR_BUF, %PROFIL_ATTR_OFFSET and
- * %PROFIL_ATTR_FAULT_ADDR.
+ * also needs the caller to be its ptrace tracer, whose attach the LSMs
+ * approved (CAP_SYS_PTRACE alone is not enough), else -EPERM. Without
+ * that, GET replies and dump entries leave out the addresses:
+ * %PROFIL_ATTR_BUF, %PROFIL_ATTR_OFFSET and %PROFIL_ATTR_FAULT_ADDR.
  */
 enum profil_cmd {
 	PROFIL_CMD_UNSPEC,
@@ -60,6 +74,8 @@ enum profil_cmd {
 	PROFIL_CMD_STOPPED,
 	PROFIL_CMD_ADD_REGIONS,
 	PROFIL_CMD_GET_REGIONS,
+	PROFIL_CMD_COLLECT,
+	PROFIL_CMD_GET_PROFILE,
 
 	__PROFIL_CMD_MAX,
 	PROFIL_CMD_MAX = __PROFIL_CMD_MAX - 1
@@ -130,6 +146,10 @@ enum profil_state {
  * @PROFIL_STOP_FAULT: the buffer could not be written;
  *	%PROFIL_ATTR_FAULT_ADDR holds the address.
  * @PROFIL_STOP_EXIT: the process exited.
+ * @PROFIL_STOP_SECURE_EXEC: a kernel-held session's process exec'd a
+ *	setuid, setgid or file-capability image, which is not followed (as
+ *	perf stops at such an exec).
+ * @PROFIL_STOP_CLOSED: the collector's socket was closed.
  */
 enum profil_stop_reason {
 	PROFIL_STOP_NONE,
@@ -138,6 +158,8 @@ enum profil_stop_reason {
 	PROFIL_STOP_EXEC,
 	PROFIL_STOP_FAULT,
 	PROFIL_STOP_EXIT,
+	PROFIL_STOP_SECURE_EXEC,
+	PROFIL_STOP_CLOSED,
 
 	__PROFIL_STOP_MAX,
 	PROFIL_STOP_MAX = __PROFIL_STOP_MAX - 1
@@ -181,6 +203,19 @@ enum profil_stop_reason {
  *	alone (-EEXIST) instead of replacing its parameters; -EINVAL with a
  *	START that stops. (Not %NLM_F_EXCL: generic netlink refuses the old
  *	request flags.)
+ * @PROFIL_ATTR_KIND: u32, &enum profil_kind: the session a STOP or GET
+ *	addresses, and the kind of each GET reply; default the buffer kind.
+ * @PROFIL_ATTR_IMAGES_MAX: u32, the most images a collector's profile
+ *	keeps (%PROFIL_IMAGES_DEFAULT; up to %PROFIL_IMAGES_LIMIT).
+ * @PROFIL_ATTR_SAMPLES_MAX: u32, the most distinct (image, object, offset)
+ *	a collector's profile keeps (%PROFIL_SAMPLES_DEFAULT; up to
+ *	%PROFIL_SAMPLES_LIMIT).
+ * @PROFIL_ATTR_IMAGE: nest of &enum profil_image_attr (GET_PROFILE).
+ * @PROFIL_ATTR_OBJECT: nest of &enum profil_object_attr (GET_PROFILE).
+ * @PROFIL_ATTR_SAMPLES: binary, an array of &struct profil_sample
+ *	(GET_PROFILE).
+ * @PROFIL_ATTR_PROFILE_STATS: nest of &enum profil_profile_stat
+ *	(GET_PROFILE).
  */
 enum profil_attr {
 	PROFIL_ATTR_UNSPEC,
@@ -201,6 +236,13 @@ enum profil_attr {
 	PROFIL_ATTR_MODE,
 	PROFIL_ATTR_NR_REGIONS,
 	PROFIL_ATTR_EXCL,
+	PROFIL_ATTR_KIND,
+	PROFIL_ATTR_IMAGES_MAX,
+	PROFIL_ATTR_SAMPLES_MAX,
+	PROFIL_ATTR_IMAGE,
+	PROFIL_ATTR_OBJECT,
+	PROFIL_ATTR_SAMPLES,
+	PROFIL_ATTR_PROFILE_STATS,
 
 	__PROFIL_ATTR_MAX,
 	PROFIL_ATTR_MAX = __PROFIL_ATTR_MAX - 1
@@ -263,6 +305,18 @@ enum profil_region_attr {
  *	could not be faulted in for lack of memory (a memory cgroup at its
  *	limit); profiling goes on. A subset of DISCARDED, as OVERFLOW is of
  *	the other categories.
+ * @PROFIL_STAT_MMAP_BUSY: kernel-held sessions: ticks given up because
+ *	another thread held the address space's mapping lock for writing
+ *	when they were to be attributed (the thread never waits for it). A
+ *	subset of DISCARDED.
+ * @PROFIL_STAT_PROFILE_FULL: kernel-held sessions: ticks given up because
+ *	the profile had no room for their image, object or offset. A subset
+ *	of DISCARDED.
+ *
+ * A kernel-held session counts IN_RANGE for a tick added to its profile
+ * and OUT_OF_RANGE for one whose PC was in no mapping. Every tick of it
+ * takes the deferred path (DEFERRED): the attribution needs the mapping
+ * lock, which the tick cannot take.
  */
 enum profil_stat {
 	PROFIL_STAT_UNSPEC,
@@ -280,9 +334,140 @@ enum profil_stat {
 	PROFIL_STAT_OVERFLOW,
 	PROFIL_STAT_SATURATED,
 	PROFIL_STAT_NOMEM,
+	PROFIL_STAT_MMAP_BUSY,
+	PROFIL_STAT_PROFILE_FULL,
 
 	__PROFIL_STAT_MAX,
 	PROFIL_STAT_MAX = __PROFIL_STAT_MAX - 1
+};
+
+/**
+ * enum profil_kind - %PROFIL_ATTR_KIND, where a session's counts go
+ * @PROFIL_KIND_BUFFER: into counters in the process's own memory
+ *	(profil(), sprofil(): %PROFIL_CMD_START); exec turns it off.
+ * @PROFIL_KIND_HELD: into a profile the kernel holds for a collector
+ *	(%PROFIL_CMD_COLLECT); it follows exec.
+ */
+enum profil_kind {
+	PROFIL_KIND_BUFFER,
+	PROFIL_KIND_HELD,
+
+	__PROFIL_KIND_MAX,
+	PROFIL_KIND_MAX = __PROFIL_KIND_MAX - 1
+};
+
+/* A collector's bounds: defaults and largest values. */
+#define PROFIL_IMAGES_DEFAULT 4096
+#define PROFIL_IMAGES_LIMIT 1048576
+#define PROFIL_SAMPLES_DEFAULT 262144
+#define PROFIL_SAMPLES_LIMIT 16777216
+
+/**
+ * enum profil_image_attr - one image of a kernel-held profile: a process
+ * from its fork or exec to its exit or next exec
+ * @PROFIL_IMAGE_ID: u32, its number in the profile, from 1.
+ * @PROFIL_IMAGE_PARENT: u32, the image it was forked from or exec'd
+ *	from, 0 for a process the collector named.
+ * @PROFIL_IMAGE_PID: u32, its process id in the collector's PID
+ *	namespace (0 if not visible there).
+ * @PROFIL_IMAGE_COMM: string, its command name when it ended (or now).
+ * @PROFIL_IMAGE_EXE: u32, the object of its executable, 0 if unknown.
+ * @PROFIL_IMAGE_REASON: u32, &enum profil_stop_reason: why it ended, or
+ *	%PROFIL_STOP_NONE while followed.
+ * @PROFIL_IMAGE_STATS: nest of &enum profil_stat: its session's ticks.
+ */
+enum profil_image_attr {
+	PROFIL_IMAGE_UNSPEC,
+	PROFIL_IMAGE_PAD,
+	PROFIL_IMAGE_ID,
+	PROFIL_IMAGE_PARENT,
+	PROFIL_IMAGE_PID,
+	PROFIL_IMAGE_COMM,
+	PROFIL_IMAGE_EXE,
+	PROFIL_IMAGE_REASON,
+	PROFIL_IMAGE_STATS,
+
+	__PROFIL_IMAGE_MAX,
+	PROFIL_IMAGE_MAX = __PROFIL_IMAGE_MAX - 1
+};
+
+/**
+ * enum profil_object_kind - %PROFIL_OBJECT_KIND
+ * @PROFIL_OBJECT_FILE: a mapped file; offsets are file offsets.
+ * @PROFIL_OBJECT_SPECIAL: a mapping the kernel names (the vDSO);
+ *	offsets are from its start.
+ * @PROFIL_OBJECT_ANON: anonymous memory (JIT code); offsets are virtual
+ *	addresses of the image.
+ */
+enum profil_object_kind {
+	PROFIL_OBJECT_FILE,
+	PROFIL_OBJECT_SPECIAL,
+	PROFIL_OBJECT_ANON,
+};
+
+/**
+ * enum profil_object_attr - one object of a kernel-held profile
+ * @PROFIL_OBJECT_ID: u32, its number in the profile, from 1.
+ * @PROFIL_OBJECT_KIND: u32, &enum profil_object_kind.
+ * @PROFIL_OBJECT_DEV: u32, the file's device, as new_encode_dev() (and
+ *	stat's st_dev) has it.
+ * @PROFIL_OBJECT_INO: u64, its inode number.
+ * @PROFIL_OBJECT_GENERATION: u32, its inode generation.
+ * @PROFIL_OBJECT_CTIME: u64, its ctime in ns when first sampled: a file
+ *	whose ctime or inode differs now is not the one that ran.
+ * @PROFIL_OBJECT_PATH: string, its path when first sampled, or the name
+ *	of a special mapping ("[vdso]").
+ */
+enum profil_object_attr {
+	PROFIL_OBJECT_UNSPEC,
+	PROFIL_OBJECT_PAD,
+	PROFIL_OBJECT_ID,
+	PROFIL_OBJECT_KIND,
+	PROFIL_OBJECT_DEV,
+	PROFIL_OBJECT_INO,
+	PROFIL_OBJECT_GENERATION,
+	PROFIL_OBJECT_CTIME,
+	PROFIL_OBJECT_PATH,
+
+	__PROFIL_OBJECT_MAX,
+	PROFIL_OBJECT_MAX = __PROFIL_OBJECT_MAX - 1
+};
+
+/**
+ * struct profil_sample - one entry of %PROFIL_ATTR_SAMPLES
+ * @image: the image (%PROFIL_IMAGE_ID)
+ * @object: the object (%PROFIL_OBJECT_ID)
+ * @offset: where in the object, as its kind says
+ * @count: the ticks there
+ */
+struct profil_sample {
+	__u32 image;
+	__u32 object;
+	__u64 offset;
+	__u64 count;
+};
+
+/**
+ * enum profil_profile_stat - u64 counters of %PROFIL_ATTR_PROFILE_STATS
+ * @PROFIL_PROFILE_IMAGES: images in the profile.
+ * @PROFIL_PROFILE_IMAGES_LOST: processes (forks, execs) not followed for
+ *	want of room for their image.
+ * @PROFIL_PROFILE_OBJECTS: objects in the profile.
+ * @PROFIL_PROFILE_SAMPLES: distinct (image, object, offset) entries.
+ * @PROFIL_PROFILE_BYTES: kernel memory the profile holds, charged to the
+ *	memory cgroup of the task whose COLLECT made it.
+ */
+enum profil_profile_stat {
+	PROFIL_PROFILE_UNSPEC,
+	PROFIL_PROFILE_PAD,
+	PROFIL_PROFILE_IMAGES,
+	PROFIL_PROFILE_IMAGES_LOST,
+	PROFIL_PROFILE_OBJECTS,
+	PROFIL_PROFILE_SAMPLES,
+	PROFIL_PROFILE_BYTES,
+
+	__PROFIL_PROFILE_MAX,
+	PROFIL_PROFILE_MAX = __PROFIL_PROFILE_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_PROFIL_H */

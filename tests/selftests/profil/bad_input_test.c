@@ -325,9 +325,9 @@ ROW(stop_other_users_process, STOP(stop_pid_init), .err = -EPERM,
 ROW(stop_own_users_process_untraced, STOP(pid_only_mine), .err = -EPERM,
     .extack = "must be the process or its ptrace tracer", .nobody = true);
 ROW(stop_with_start_attribute, STOP(stop_with_buf), .err = -EINVAL,
-    .extack = "Unknown attribute type");
+    .extack = "Unsupported attribute");
 ROW(stop_with_excl, STOP(stop_excl), .err = -EINVAL,
-    .extack = "Unknown attribute type");
+    .extack = "Unsupported attribute");
 ROW(start_excl_with_payload, START(excl_with_payload), .err = -ERANGE,
     .extack = "Attribute failed policy validation");
 ROW(start_excl_that_stops, START(excl_stopping), .err = -EINVAL,

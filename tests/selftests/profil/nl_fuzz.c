@@ -419,6 +419,19 @@ static void gen_cmd(struct fuzz *f, struct msg *m, struct expect *x)
 	} else if (cmd == PROFIL_CMD_GET_REGIONS) {
 		x->dump = flags & NLM_F_DUMP;
 		x->errs = x->dump ? E(0) | E(ENOENT) : E(EOPNOTSUPP);
+	} else if (cmd == PROFIL_CMD_COLLECT) {
+		/*
+		 * Follows the fuzzer itself into its socket's profile: the
+		 * first time, then "followed already". A doit only.
+		 */
+		x->errs = flags & NLM_F_DUMP ? E(EOPNOTSUPP) :
+					       E(0) | E(EEXIST) | E(EPERM);
+	} else if (cmd == PROFIL_CMD_GET_PROFILE) {
+		/* Dump only, no attribute; no profile before a COLLECT. */
+		x->dump = flags & NLM_F_DUMP;
+		x->errs = !x->dump			? E(EOPNOTSUPP) :
+			  m->len > NLMSG_HDRLEN + GENL_HDRLEN ? E(EINVAL) :
+							  E(0) | E(ENOENT);
 	} else {
 		x->errs = E(EOPNOTSUPP);
 	}
@@ -933,6 +946,9 @@ static int collect(struct fuzz *f, uint32_t seq, uint32_t sentinel,
 				struct genlmsghdr *g = NLMSG_DATA(nlh);
 
 				s->data++;
+				/* A profile's parts: not a session's status. */
+				if (g->cmd == PROFIL_CMD_GET_PROFILE)
+					continue;
 				if (g->cmd != PROFIL_CMD_GET &&
 				    g->cmd != PROFIL_CMD_GET_REGIONS)
 					s->bad_data = true;

@@ -36,7 +36,7 @@ struct pnl_start {
 
 struct pnl_status {
 	uint32_t pid, scale, rate, flags, state, reason;
-	uint32_t counter, mode, nr_regions;
+	uint32_t counter, mode, nr_regions, kind;
 	uint64_t buf, bufsiz, offset, fault_addr;
 	uint64_t stats[PROFIL_STAT_MAX + 1];
 	uint32_t present;	/* 1 << PROFIL_ATTR_* of each attribute sent */
@@ -106,6 +106,7 @@ static inline int pnl_attr_cb(const struct nlattr *attr, void *data)
 	case PROFIL_ATTR_NR_REGIONS:
 		st->nr_regions = mnl_attr_get_u32(attr);
 		break;
+	case PROFIL_ATTR_KIND: st->kind = mnl_attr_get_u32(attr); break;
 	}
 	return MNL_CB_OK;
 }
@@ -357,7 +358,11 @@ static inline int pnl_start(struct pnl *nl, const struct pnl_start *s)
 	return pnl_talk(nl, nlh, NULL, &r);
 }
 
-static inline int pnl_stop(struct pnl *nl, uint32_t pid)
+/* No PROFIL_ATTR_KIND in the request: the kernel's default, the buffer. */
+#define PNL_NO_KIND UINT32_MAX
+
+/* STOP of @pid's (0: the caller's) session of @kind; 0 or -errno. */
+static inline int pnl_stop_kind(struct pnl *nl, uint32_t pid, uint32_t kind)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct pnl_reply r = { .nl = nl };
@@ -366,10 +371,19 @@ static inline int pnl_stop(struct pnl *nl, uint32_t pid)
 	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_STOP, PROFIL_GENL_VERSION);
 	if (pid)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, pid);
+	if (kind != PNL_NO_KIND)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_KIND, kind);
 	return pnl_talk(nl, nlh, NULL, &r);
 }
 
-static inline int pnl_get(struct pnl *nl, uint32_t pid, struct pnl_status *st)
+static inline int pnl_stop(struct pnl *nl, uint32_t pid)
+{
+	return pnl_stop_kind(nl, pid, PNL_NO_KIND);
+}
+
+/* GET of @pid's (0: the caller's) session of @kind; 0 or -errno. */
+static inline int pnl_get_kind(struct pnl *nl, uint32_t pid, uint32_t kind,
+			       struct pnl_status *st)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct pnl_reply r = { .nl = nl, .status = st };
@@ -379,7 +393,29 @@ static inline int pnl_get(struct pnl *nl, uint32_t pid, struct pnl_status *st)
 	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_GET, PROFIL_GENL_VERSION);
 	if (pid)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, pid);
+	if (kind != PNL_NO_KIND)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_KIND, kind);
 	return pnl_talk(nl, nlh, pnl_data_cb, &r);
+}
+
+static inline int pnl_get(struct pnl *nl, uint32_t pid, struct pnl_status *st)
+{
+	return pnl_get_kind(nl, pid, PNL_NO_KIND, st);
+}
+
+/* COLLECT @pid (0: the caller) at @rate (0: the default); 0 or -errno. */
+static inline int pnl_collect(struct pnl *nl, uint32_t pid, uint32_t rate)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct pnl_reply r = { .nl = nl };
+	struct nlmsghdr *nlh;
+
+	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_COLLECT, PROFIL_GENL_VERSION);
+	if (pid)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, pid);
+	if (rate)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, rate);
+	return pnl_talk(nl, nlh, NULL, &r);
 }
 
 /* Every session the caller may see, one @cb each; 0 or -errno. */

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Collectors (collector.c): profiles the kernel holds for a netlink
+ * socket, filled by kernel-held sessions (PROFIL_KIND_HELD) and read
+ * with PROFIL_CMD_GET_PROFILE.
+ *
+ * A kernel-held session's tick records the user PC only, as a pending
+ * entry of its thread (sampler.c); on the thread's return to user mode
+ * pk_collect_pc() finds the mapping that holds it and adds the tick to
+ * the (image, object, offset) entry of the session's collector.
+ */
+#ifndef _PK_COLLECTOR_H
+#define _PK_COLLECTOR_H
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/profil.h>
+
+struct net;
+struct sk_buff;
+struct pk_collector;
+struct pk_session;
+struct task_struct;
+
+/*
+ * The profile's tables, owned by collector.c; collector_dump.c reads
+ * them for GET_PROFILE.
+ */
+/**
+ * struct pk_image - one process image of a profile
+ * @session: its session while that exists (unreferenced: the session
+ *	clears it, under the collector's lock, before it is freed)
+ * @pid: in the collector's PID namespace
+ * @parent: the image it came from, 0 for one the collector named
+ * @exe: its executable's object, 0 if unknown
+ * @reason: enum profil_stop_reason, PROFIL_STOP_NONE while followed
+ * @final: @stats hold its session's last accounting
+ * @comm: its command name, at its end
+ * @stats: the final accounting, indexed by enum profil_stat
+ */
+struct pk_image {
+	struct pk_session *session;
+	u32 pid;
+	u32 parent;
+	u32 exe;
+	int reason;
+	bool final;
+	char comm[TASK_COMM_LEN];
+	u64 stats[PROFIL_STAT_MAX + 1];
+};
+
+/* One object; @name is the offset of its NUL-terminated path in names. */
+struct pk_object {
+	u64 ino;
+	u64 ctime;
+	u32 dev;
+	u32 generation;
+	u32 kind;
+	u32 name;
+};
+
+/* One sample entry; @image 0 marks it free. */
+struct pk_sample {
+	u32 image;
+	u32 object;
+	u64 offset;
+	atomic64_t count;
+};
+
+/**
+ * struct pk_collector - the profile of one netlink socket
+ * @node: in pk_collectors, under pk_collectors_mutex, until closed
+ * @net: the socket's network namespace (not referenced: only compared)
+ * @portid: the socket's port id
+ * @pidns: the PID namespace pids are reported in, the requester's
+ * @ref: the list, each session's parameters, each dump hold one
+ * @lock: protects the additions below, @closed and the images' fields;
+ *	lookups of objects and samples take it only to add
+ * @closed: the socket is gone; nothing is followed any more (written
+ *	under @lock, read with READ_ONCE() too)
+ * @images: the image table, @images_max entries
+ * @nr_images: images in it, ids 1 to @nr_images
+ * @images_max: its size
+ * @images_lost: processes not followed for want of room
+ * @objects: the object table, PK_OBJECTS_MAX entries
+ * @nr_objects: objects in it, ids 1 to @nr_objects
+ * @object_index: object ids by (dev, ino), open addressing
+ * @object_mask: @object_index's size - 1
+ * @names: the objects' paths, PK_NAMES_BYTES
+ * @names_used: bytes of @names taken
+ * @path_mutex: serialises the use of @path, taken under mmap_lock
+ * @path: a PATH_MAX buffer for d_path(), allocated with the profile so
+ *	that nothing is allocated under mmap_lock
+ * @samples: the sample table, open addressing
+ * @sample_mask: its size - 1
+ * @nr_samples: entries used
+ * @samples_max: the most entries used
+ * @bytes: what the tables take
+ */
+struct pk_collector {
+	struct list_head node;
+	struct net *net;
+	u32 portid;
+	struct pid_namespace *pidns;
+	struct kref ref;
+	raw_spinlock_t lock; /* additions, from any context but the tick */
+	bool closed;
+	struct pk_image *images;
+	u32 nr_images;
+	u32 images_max;
+	u64 images_lost;
+	struct pk_object *objects;
+	u32 nr_objects;
+	u32 *object_index;
+	u32 object_mask;
+	char *names;
+	u32 names_used;
+	struct mutex path_mutex; /* @path, under mmap_lock */
+	char *path;
+	struct pk_sample *samples;
+	u32 sample_mask;
+	u32 nr_samples;
+	u32 samples_max;
+	size_t bytes;
+};
+
+/* What became of a tick pk_collect_pc() was given. */
+enum pk_collect {
+	PK_COLLECT_ADDED, /* in the profile */
+	PK_COLLECT_OUTSIDE, /* the PC is in no mapping */
+	PK_COLLECT_GONE, /* the address space is gone (exit, exec) */
+	PK_COLLECT_BUSY, /* its mapping lock is held for writing */
+	PK_COLLECT_FULL, /* no room in the profile */
+};
+
+struct pk_collector *pk_collector_get_or_create(struct net *net, u32 portid,
+						u32 images_max,
+						u32 samples_max);
+void pk_collector_get(struct pk_collector *c);
+void pk_collector_put(struct pk_collector *c);
+struct pk_collector *pk_collector_find(struct net *net, u32 portid);
+bool pk_collector_closed(struct pk_collector *c);
+
+u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
+			   struct task_struct *leader, u32 parent);
+bool pk_collector_image_publish(struct pk_collector *c, u32 image,
+				struct pk_session *s);
+void pk_collector_image_end(struct pk_collector *c, u32 image, int reason,
+			    struct task_struct *task);
+void pk_collector_image_final(struct pk_collector *c, u32 image,
+			      const u64 *stats);
+enum pk_collect pk_collect_pc(struct pk_session *s, u64 pc, u32 count);
+
+int pk_collectors_init(void);
+void pk_collectors_stop(void);
+void pk_collectors_exit(void);
+
+#endif /* _PK_COLLECTOR_H */
