@@ -24,6 +24,30 @@ static int run_status(int wstatus)
 	return CTL_EXIT_FAIL;
 }
 
+/*
+ * @p's command: @pid's /proc/PID/cmdline, NUL-separated words. Not
+ * knowing it (the process is gone, a kernel thread) is not an error.
+ */
+static void attach_command(struct profile *p, pid_t pid)
+{
+	char path[64], buf[4096], *words[256];
+	size_t len, n = 0, i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	for (i = 0; i < len && n < sizeof(words) / sizeof(words[0]);
+	     i += strlen(buf + i) + 1)
+		words[n++] = buf + i;
+	if (n)
+		profile_set_command(p, words, n);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct profile profile;
@@ -41,6 +65,13 @@ int cmd_run(int argc, char **argv)
 		return ctl_usage_error(argv[0], "no program to run");
 	if (trace_init(&t, argv[0], &o, &profile) < 0)
 		return CTL_EXIT_FAIL;
+	/* The command line names the profile (HTML, callgrind, pprof). */
+	if (profile_set_command(&profile, argv + first,
+				(size_t)(argc - first))) {
+		ctl_perror(argv[0]);
+		trace_free(&t);
+		return CTL_EXIT_FAIL;
+	}
 	if (trace_fds(&t, 0, fds, &old)) {
 		ctl_perror(argv[0]);
 		return CTL_EXIT_FAIL;
@@ -87,6 +118,7 @@ int cmd_attach(int argc, char **argv)
 		ctl_perror(argv[0]);
 		return CTL_EXIT_FAIL;
 	}
+	attach_command(&profile, o.pid);
 	attached = trace_attach(&t, o.pid) == 0;
 	trace_loop(&t, fds);
 	profil_handle_close(t.x.h);

@@ -379,7 +379,7 @@ static void text_notes(FILE *out, const struct cg_view *v)
 		fprintf(out, "# %" PRIu64 " calls to addresses in no function "
 			"are not shown\n", g->lost_calls);
 	if (g->unknown > 0)
-		fprintf(out, "# %.0f samples in no function (*unknown*) are "
+		fprintf(out, "# %.0f samples in no function ([unknown]) are "
 			"in no entry\n", g->unknown);
 }
 

@@ -24,6 +24,7 @@ struct cg {
 	size_t nfiles;
 	bool *file_named, *func_named, *obj_named;
 	const char *cur_file;	/* of the cost lines that follow */
+	char **nofile;		/* per object: no_file() */
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -37,11 +38,13 @@ static int collect_files(struct cg *g)
 	const struct costs *c = g->c;
 	size_t n = 0, i, j;
 
-	g->files = malloc((c->nfuncs + c->nlines + c->narcs + 1) *
-			  sizeof(*g->files));
+	g->files = malloc((c->nfuncs + c->nlines + c->narcs +
+			   g->p->nobjects + 1) * sizeof(*g->files));
 	if (!g->files)
 		return -1;
 	g->files[n++] = NO_FILE;
+	for (i = 0; i < g->p->nobjects; i++)
+		g->files[n++] = g->nofile[i];
 	for (i = 0; i < c->nfuncs; i++)
 		if (c->funcs[i].file)
 			g->files[n++] = c->funcs[i].file;
@@ -88,23 +91,52 @@ static void put_named(FILE *out, const char *key, size_t id, bool *named,
 	fputc('\n', out);
 }
 
-static void put_file(struct cg *g, const char *key, const char *file)
+/*
+ * The file of code without a source file: "??? (OBJECT)", one per
+ * object, not one "???" for all, which callgrind_annotate would merge
+ * into one function per name ("???:strlen@plt" of sort and of libc as
+ * one). Not the object's path: annotate would print the binary as a
+ * source.
+ */
+static const char *no_file(const struct cg *g, size_t object)
+{
+	return object < g->p->nobjects ? g->nofile[object] : NO_FILE;
+}
+
+static int nofiles_make(struct cg *g)
+{
+	size_t i;
+
+	g->nofile = calloc(g->p->nobjects + 1, sizeof(*g->nofile));
+	if (!g->nofile)
+		return -1;
+	for (i = 0; i < g->p->nobjects; i++)
+		if (asprintf(&g->nofile[i], NO_FILE " (%s)",
+			     g->p->objects[i].path) < 0) {
+			g->nofile[i] = NULL;
+			return -1;
+		}
+	return 0;
+}
+
+static void put_file(struct cg *g, const char *key, const char *file,
+		     size_t object)
 {
 	size_t k;
 
 	if (!file)
-		file = NO_FILE;
+		file = no_file(g, object);
 	k = file_id(g, file);
 	put_named(g->out, key, k, &g->file_named[k], file);
 }
 
 /* fi= before a cost line in another file than the last one. */
-static void switch_file(struct cg *g, const char *file)
+static void switch_file(struct cg *g, const char *file, size_t object)
 {
 	if (!file)
-		file = NO_FILE;
+		file = no_file(g, object);
 	if (strcmp(file, g->cur_file)) {
-		put_file(g, "fi", file);
+		put_file(g, "fi", file, object);
 		g->cur_file = file;
 	}
 }
@@ -115,7 +147,11 @@ static void header(struct cg *g)
 	FILE *out = g->out;
 
 	fputs("# callgrind format\nversion: 1\ncreator: profil-ctl\n", out);
-	if (p->nprocesses && p->processes[0].exe) {
+	if (p->command) {
+		fputs("cmd: ", out);
+		put_str(out, p->command);
+		fputc('\n', out);
+	} else if (p->nprocesses && p->processes[0].exe) {
 		fputs("cmd: ", out);
 		put_str(out, p->processes[0].exe);
 		fputc('\n', out);
@@ -147,11 +183,11 @@ static void function(struct cg *g, size_t fi, size_t *line, size_t *arc)
 	if (fi == 0 || c->funcs[fi - 1].object != f->object)
 		put_named(g->out, "ob", f->object, &g->obj_named[f->object],
 			  g->p->objects[f->object].path);
-	put_file(g, "fl", f->file);
-	g->cur_file = f->file ? f->file : NO_FILE;
+	put_file(g, "fl", f->file, f->object);
+	g->cur_file = f->file ? f->file : no_file(g, f->object);
 	put_named(g->out, "fn", fi, &g->func_named[fi], f->name);
 	for (; *line < c->nlines && c->lines[*line].func == fi; (*line)++) {
-		switch_file(g, c->lines[*line].file);
+		switch_file(g, c->lines[*line].file, f->object);
 		fprintf(g->out, "%u %" PRIu64 "\n", c->lines[*line].line,
 			c->lines[*line].count);
 	}
@@ -160,8 +196,8 @@ static void function(struct cg *g, size_t fi, size_t *line, size_t *arc)
 	for (; *arc < c->narcs && c->arcs[*arc].caller == fi; (*arc)++) {
 		a = &c->arcs[*arc];
 		callee = &c->funcs[a->callee];
-		switch_file(g, a->file);
-		put_file(g, "cfi", callee->file);
+		switch_file(g, a->file, f->object);
+		put_file(g, "cfi", callee->file, callee->object);
 		put_named(g->out, "cfn", a->callee, &g->func_named[a->callee],
 			  callee->name);
 		fprintf(g->out, "calls=%" PRIu64 " %u\n%u 0\n", a->count,
@@ -181,7 +217,8 @@ int render_callgrind(FILE *out, const struct profile *p,
 		return -1;
 	g.func_named = calloc(c.nfuncs + 1, sizeof(bool));
 	g.obj_named = calloc(p->nobjects + 1, sizeof(bool));
-	if (!g.func_named || !g.obj_named || collect_files(&g)) {
+	if (!g.func_named || !g.obj_named || nofiles_make(&g) ||
+	    collect_files(&g)) {
 		errno = ENOMEM;
 		goto out;
 	}
@@ -196,6 +233,9 @@ out:
 	free(g.file_named);
 	free(g.func_named);
 	free(g.obj_named);
+	for (i = 0; g.nofile && i < p->nobjects; i++)
+		free(g.nofile[i]);
+	free(g.nofile);
 	costs_free(&c);
 	return ret;
 }

@@ -22,13 +22,13 @@
 
 #include "profile.h"
 #include "render.h"
-#include "report.h"
+#include "report_opts.h"
 #include "symbols.h"
 
 /**
  * struct export_opts - what an export names and how it groups
- * @unknown: the function of samples in no function ("[unknown]" in a
- *	whole profile's report, "*unknown*" in a gmon.out's)
+ * @unknown: the function of samples in no function ("[unknown]", in a
+ *	whole profile's report as in a gmon.out's)
  * @uncovered: the function of an object's uncovered samples (profile.h)
  * @per_process: folded: a first frame "COMM-PID" per process (pprof
  *	always labels samples with pid and comm)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --format=folded (folded.h): every bin with samples gives one key,
- * "[COMM-PID;]OBJECT;FUNCTION[;FILE:LINE]"; the keys are sorted and
- * equal ones summed.
+ * "[COMM-PID;]OBJECT;FUNCTION[;FILE:LINE]"; equal keys are summed, by
+ * what they name first, by their text last, and sorted.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,9 +12,19 @@
 
 #include "folded.h"
 
+/*
+ * One key before it is text: what it names, by pointer (symbol names
+ * and file names are the symbol table's, one copy each), and its samples.
+ * Bins are gathered as these, sorted and summed first, so that only one
+ * string is made per distinct key, not one per bin.
+ */
 struct fl_row {
-	char *key;
+	const struct profile_count *c;
+	const char *func;
+	const char *file;
+	unsigned int line;
 	uint64_t count;
+	char *key;
 };
 
 struct fl {
@@ -22,85 +32,53 @@ struct fl {
 	size_t n, cap;
 };
 
-/* @s as one frame: no ';', which separates frames. */
-static void frame(FILE *m, const char *s)
+static unsigned long long fl_keys_made;
+
+unsigned long long folded_work(void)
 {
-	for (; *s; s++)
-		fputc(*s == ';' || *s == '\n' ? '_' : *s, m);
+	return fl_keys_made;
 }
 
-/* Closes @m, then adds its text, *@key, with @count. */
-static int fl_add(struct fl *f, FILE *m, char **key, uint64_t count)
+/* @s as one frame: no ';', which separates frames (spans, not bytes). */
+static void frame(FILE *m, const char *s)
+{
+	size_t n;
+
+	for (;;) {
+		n = strcspn(s, ";\n");
+		fwrite(s, 1, n, m);
+		if (!s[n])
+			return;
+		fputc('_', m);
+		s += n + 1;
+	}
+}
+
+static int fl_add(struct fl *f, const struct profile_count *c,
+		  const char *func, const char *file, unsigned int line,
+		  uint64_t count)
 {
 	struct fl_row *v;
 
-	if (fclose(m)) {
-		free(*key);
-		return -1;
-	}
 	if (f->n == f->cap) {
 		v = reallocarray(f->v, f->cap ? 2 * f->cap : 256, sizeof(*v));
-		if (!v) {
-			free(*key);
+		if (!v)
 			return -1;
-		}
 		f->v = v;
 		f->cap = f->cap ? 2 * f->cap : 256;
 	}
-	f->v[f->n].key = *key;
-	f->v[f->n++].count = count;
+	f->v[f->n++] = (struct fl_row){ .c = c, .func = func, .file = file,
+					.line = line, .count = count };
 	return 0;
 }
 
-/* A key's first frames: the process (with --per-process), the object. */
-static FILE *key_start(const struct profile *p, const struct profile_count *c,
-		       const struct export_opts *o, char **key, size_t *len)
-{
-	FILE *m = open_memstream(key, len);
-	const struct profile_process *pr;
-
-	if (!m)
-		return NULL;
-	if (o->per_process && c->process < p->nprocesses) {
-		pr = &p->processes[c->process];
-		frame(m, pr->comm);
-		fprintf(m, "-%d;", (int)pr->pid);
-	}
-	frame(m, p->objects[c->object].path);
-	fputc(';', m);
-	return m;
-}
-
-static int add_bin(struct fl *f, const struct profile *p,
-		   const struct profile_count *c, const struct render_syms *s,
-		   const struct export_opts *o, uint64_t addr, uint64_t count)
-{
-	struct export_site site;
-	char *key = NULL;
-	size_t len;
-	FILE *m = key_start(p, c, o, &key, &len);
-
-	if (!m)
-		return -1;
-	export_site(s, addr, &site);
-	frame(m, site.func ? site.func->name : o->unknown);
-	if (site.file) {
-		fputc(';', m);
-		frame(m, site.file);
-		fprintf(m, ":%u", site.line);
-	}
-	return fl_add(f, m, &key, count);
-}
-
-static int add_count(struct fl *f, const struct profile *p,
-		     const struct profile_count *c, const struct render_syms *s,
-		     const struct export_opts *o)
+static int add_count(struct fl *f, const struct profile_count *c,
+		     const struct render_syms *s, const struct export_opts *o)
 {
 	const struct hist_range *r;
+	struct export_site site;
 	uint64_t lo, hi;
-	char *key = NULL;
-	size_t i, b, len;
-	FILE *m;
+	size_t i, b;
 
 	for (i = 0; i < c->hist.nranges; i++) {
 		r = &c->hist.ranges[i];
@@ -108,17 +86,90 @@ static int add_count(struct fl *f, const struct profile *p,
 			if (!r->bins[b])
 				continue;
 			hist_bin_range(r, b, &lo, &hi);
-			if (add_bin(f, p, c, s, o, lo, r->bins[b]))
+			export_site(s, lo, &site);
+			if (fl_add(f, c, site.func ? site.func->name :
+				   o->unknown, site.file, site.line,
+				   r->bins[b]))
 				return -1;
 		}
 	}
 	if (!c->uncovered)
 		return 0;
-	m = key_start(p, c, o, &key, &len);
+	return fl_add(f, c, o->uncovered ? o->uncovered : "[not covered]",
+		      NULL, 0, c->uncovered);
+}
+
+#define CMP(x, y) ((x) < (y) ? -1 : (x) > (y))
+
+/* By what the key names, not its text: equal neighbours are one key. */
+static int cmp_site(const void *a, const void *b)
+{
+	const struct fl_row *x = a, *y = b;
+
+	if (x->c != y->c)
+		return CMP((uintptr_t)x->c, (uintptr_t)y->c);
+	if (x->func != y->func)
+		return CMP((uintptr_t)x->func, (uintptr_t)y->func);
+	if (x->file != y->file)
+		return CMP((uintptr_t)x->file, (uintptr_t)y->file);
+	return CMP(x->line, y->line);
+}
+
+/* The text of @r's key: "[COMM-PID;]OBJECT;FUNCTION[;FILE:LINE]". */
+static char *key_text(const struct profile *p, const struct fl_row *r,
+		      const struct export_opts *o)
+{
+	const struct profile_process *pr;
+	char *key = NULL;
+	size_t len;
+	FILE *m = open_memstream(&key, &len);
+
 	if (!m)
-		return -1;
-	frame(m, o->uncovered ? o->uncovered : "[not covered]");
-	return fl_add(f, m, &key, c->uncovered);
+		return NULL;
+	if (o->per_process && r->c->process < p->nprocesses) {
+		pr = &p->processes[r->c->process];
+		frame(m, pr->comm);
+		fprintf(m, "-%d;", (int)pr->pid);
+	}
+	frame(m, p->objects[r->c->object].path);
+	fputc(';', m);
+	frame(m, r->func);
+	if (r->file) {
+		fputc(';', m);
+		frame(m, r->file);
+		fprintf(m, ":%u", r->line);
+	}
+	if (fclose(m)) {
+		free(key);
+		return NULL;
+	}
+	fl_keys_made++;
+	return key;
+}
+
+/* Equal sites summed, then each one's text made. */
+static int fl_keys(struct fl *f, const struct profile *p,
+		   const struct export_opts *o)
+{
+	size_t i, j;
+
+	if (f->n > 1)
+		qsort(f->v, f->n, sizeof(*f->v), cmp_site);
+	for (i = 0, j = 0; i < f->n; i++) {
+		if (j && !cmp_site(&f->v[j - 1], &f->v[i]))
+			f->v[j - 1].count += f->v[i].count;
+		else
+			f->v[j++] = f->v[i];
+	}
+	f->n = j;
+	for (i = 0; i < f->n; i++) {
+		f->v[i].key = key_text(p, &f->v[i], o);
+		if (!f->v[i].key) {
+			f->n = i;
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -136,9 +187,10 @@ int render_folded(FILE *out, const struct profile *p,
 	int ret = -1;
 
 	for (i = 0; i < p->ncounts; i++)
-		if (add_count(&f, p, &p->counts[i], &syms[p->counts[i].object],
-			      o))
+		if (add_count(&f, &p->counts[i], &syms[p->counts[i].object], o))
 			goto out;
+	if (fl_keys(&f, p, o))
+		goto out;
 	if (f.n > 1)
 		qsort(f.v, f.n, sizeof(*f.v), cmp_row);
 	for (i = 0; i < f.n; i = j) {

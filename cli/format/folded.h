@@ -25,4 +25,11 @@
 int render_folded(FILE *out, const struct profile *p,
 		  const struct render_syms *syms, const struct export_opts *o);
 
+/**
+ * folded_work() - the keys render_folded() has made as text so far: one
+ * per distinct (process, object, function, file:line), never one per
+ * bin (the test of its cost, counted rather than timed)
+ */
+unsigned long long folded_work(void);
+
 #endif /* PROFIL_CTL_FOLDED_H */

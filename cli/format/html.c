@@ -680,8 +680,10 @@ static void sources(struct page *g)
 static void head(struct page *g)
 {
 	const struct profile *p = g->p;
-	const char *what = p->nprocesses && p->processes[0].exe ?
-		p->processes[0].exe : p->nobjects ? p->objects[0].path : "";
+	/* The command profiled, else the first process's program. */
+	const char *what = p->command ? p->command : p->nprocesses &&
+		p->processes[0].exe ? p->processes[0].exe : p->nobjects ?
+		p->objects[0].path : "";
 	FILE *out = g->out;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8"

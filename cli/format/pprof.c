@@ -15,9 +15,9 @@
  *   so that arcs add nothing to the sample totals;
  * - an object's uncovered samples at a Location without address whose
  *   function is named as the report's row.
- * Objects, functions and locations are found again through small
- * open-addressing hash tables; the message is packed by protobuf-c, then
- * compressed by zlib.
+ * Functions and locations are found again through open-addressing hash
+ * tables; the message is packed by protobuf-c in pieces as it is made
+ * (chunks of samples and locations, then the rest), through zlib.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -61,6 +61,32 @@ struct pp_str {
 	uint64_t idx;
 };
 
+#define PP_CHUNK 4096
+
+/*
+ * The gzip stream the profile is written to as it is made, a piece at a
+ * time (chunks of samples and locations, then the head), and the
+ * messages of one chunk.
+ */
+struct pp_gz {
+	z_stream z;
+	FILE *out;
+	uint8_t *buf;		/* a packed piece */
+	size_t cap;
+	pb_sample *sv, **svp;
+	pb_location *lv, **lvp;
+	pb_line *line, **linep;
+	bool open;		/* deflateInit2() done: deflateEnd() due */
+};
+
+/* A location: its id is its index plus one. */
+struct pp_loc {
+	uint64_t mapping_id;
+	uint64_t address;
+	uint64_t function_id;	/* 0: none (an unnamed FDE range) */
+	int64_t line;
+};
+
 struct pp {
 	const struct profile *p;
 	const struct render_syms *syms;
@@ -79,16 +105,16 @@ struct pp {
 	size_t nfuncs, capfuncs;
 	struct pp_map funcmap;
 
-	pb_location *locs;
-	pb_line *lines;		/* one per location */
-	pb_line **lineptrs;	/* set at the end */
-	size_t nlocs, caplocs, caplines;
+	/* Compact until packed, a chunk at a time: memory was the cost. */
+	struct pp_gz gz;
+	struct pp_loc *locs;	/* the chunk being made: ids from locbase */
+	size_t nlocs, nlocbuf, locbase;
 	struct pp_map locmap;
 
-	pb_sample *samples;	/* their arrays are set at the end: */
+	size_t *sproc;		/* each sample's process (labels) */
 	int64_t (*values)[PP_NVALUES];
 	uint64_t (*locids)[2];
-	size_t nsamples, capsamples, capvalues, caplocids;
+	size_t nsbuf;		/* samples in the chunk being made */
 
 	pb_mapping *maps;	/* one per object, in the profile's order */
 	size_t *map_order;	/* their order in the message */
@@ -123,9 +149,15 @@ static uint64_t hash64(uint64_t x)
 	return x ^ (x >> 33);
 }
 
+/*
+ * Keys are (object, address or function, file or kind): the middle one
+ * is added unhashed, so that a count's bins, in address order, fill
+ * neighbouring slots of the table instead of a random slot each (cache
+ * and page misses were most of a large profile's cost).
+ */
 static uint64_t hash_key(const uint64_t k[3])
 {
-	return hash64(k[0] ^ hash64(k[1] ^ hash64(k[2])));
+	return hash64(k[0] ^ hash64(k[2])) + (k[1] >> 1);
 }
 
 static uint64_t hash_str(const char *s)
@@ -156,7 +188,8 @@ static struct pp_slot *map_get(struct pp_map *m, const uint64_t k[3])
 	struct pp_slot *s;
 	size_t i;
 
-	if (2 * (m->n + 1) > m->cap) {
+	/* At most two thirds full: short probes, and a third less memory. */
+	if (3 * (m->n + 1) > 2 * m->cap) {
 		size_t cap = m->cap ? 2 * m->cap : 256;
 		struct pp_slot *v = calloc(cap, sizeof(*v));
 
@@ -267,6 +300,13 @@ static int64_t start_line(const struct render_syms *s,
 	return l.line;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
 /*
  * The id of the function @f (NULL: the object's unknown row, or with
  * @name its uncovered one) of object @obj, in source @file; 0 on ENOMEM.
@@ -287,11 +327,22 @@ static uint64_t function_id(struct pp *pp, size_t obj,
 		k[1] = UINT64_MAX;
 	if (!name)
 		name = f ? f->name : pp->o->unknown;
-	nidx = str(pp, name);
-	if (fidx < 0 || nidx < 0 || !(slot = map_get(&pp->funcmap, k)))
+	if (fidx < 0 || !(slot = map_get(&pp->funcmap, k)))
 		return 0;
 	if (slot->id)
 		return slot->id;
+	/*
+	 * pprof merges functions by name: an object's unknown and uncovered
+	 * rows are its own: "[unknown] [libc.so.6]" (pprof shortens away
+	 * a "(...)", and names a mapping so: "[libc.so.6]").
+	 */
+	if (f || pp->p->nobjects < 2)
+		nidx = str(pp, name);
+	else
+		nidx = strf(pp, "%s [%s]", name,
+			    base_name(pp->p->objects[obj].path));
+	if (nidx < 0)
+		return 0;
 	if (grow(&pp->funcs, &pp->capfuncs, pp->nfuncs, sizeof(*pp->funcs)))
 		return 0;
 	fn = &pp->funcs[pp->nfuncs];
@@ -305,6 +356,9 @@ static uint64_t function_id(struct pp *pp, size_t obj,
 	return fn->id;
 }
 
+static int gz_samples(struct pp_gz *g, struct pp *pp, size_t i, size_t n);
+static int gz_locations(struct pp_gz *g, struct pp *pp, size_t i, size_t n);
+
 /*
  * The id of the location of address @addr of object @obj, or with
  * @uncovered of the object's uncovered samples; 0 on ENOMEM.
@@ -316,8 +370,7 @@ static uint64_t location_id(struct pp *pp, size_t obj, uint64_t addr,
 	struct export_site site = { .func = NULL };
 	struct pp_slot *slot = map_get(&pp->locmap, k);
 	uint64_t fid;
-	pb_location *loc;
-	pb_line *line;
+	struct pp_loc *loc;
 
 	if (!slot)
 		return 0;
@@ -336,20 +389,21 @@ static uint64_t location_id(struct pp *pp, size_t obj, uint64_t addr,
 		      UINT64_MAX :
 		      function_id(pp, obj, site.func, NULL, site.file);
 	}
-	if (!fid || grow(&pp->locs, &pp->caplocs, pp->nlocs, sizeof(*loc)) ||
-	    grow(&pp->lines, &pp->caplines, pp->nlocs, sizeof(*line)))
+	if (!fid)
 		return 0;
-	loc = &pp->locs[pp->nlocs];
-	line = &pp->lines[pp->nlocs];
-	perftools__profiles__location__init(loc);
-	perftools__profiles__line__init(line);
-	loc->id = ++pp->nlocs;
+	loc = &pp->locs[pp->nlocbuf++];
 	loc->mapping_id = pp->maps[obj].id;
 	loc->address = uncovered ? 0 : addr;
-	line->function_id = fid == UINT64_MAX ? 0 : fid;
-	line->line = site.line;
-	slot->id = loc->id;
-	return loc->id;
+	loc->function_id = fid == UINT64_MAX ? 0 : fid;
+	loc->line = site.line;
+	slot->id = ++pp->nlocs;
+	if (pp->nlocbuf == PP_CHUNK) {
+		if (gz_locations(&pp->gz, pp, 0, PP_CHUNK))
+			return 0;
+		pp->locbase += PP_CHUNK;
+		pp->nlocbuf = 0;
+	}
+	return slot->id;
 }
 
 /*
@@ -359,27 +413,19 @@ static uint64_t location_id(struct pp *pp, size_t obj, uint64_t addr,
 static int add_sample(struct pp *pp, const uint64_t loc[2], size_t proc,
 		      uint64_t n, uint64_t calls)
 {
-	size_t i = pp->nsamples;
-	pb_sample *s;
+	size_t i = pp->nsbuf;
 
-	if (!loc[0] || grow(&pp->samples, &pp->capsamples, i, sizeof(*s)) ||
-	    grow(&pp->values, &pp->capvalues, i, sizeof(*pp->values)) ||
-	    grow(&pp->locids, &pp->caplocids, i, sizeof(*pp->locids)))
+	if (!loc[0])
 		return -1;
-	s = &pp->samples[i];
-	perftools__profiles__sample__init(s);
-	s->n_location_id = loc[1] ? 2 : 1;
-	s->n_value = pp->nvalues;
-	if (proc < pp->p->nprocesses) {
-		s->n_label = 2;
-		s->label = &pp->labelptrs[2 * proc];
-	}
+	pp->sproc[i] = proc;
 	memcpy(pp->locids[i], loc, sizeof(pp->locids[i]));
 	pp->values[i][0] = (int64_t)n;
 	pp->values[i][1] = llround((double)n * pp->ns_per_sample);
 	pp->values[i][2] = (int64_t)calls;
-	pp->nsamples++;
-	return 0;
+	if (++pp->nsbuf < PP_CHUNK)
+		return 0;
+	pp->nsbuf = 0;
+	return gz_samples(&pp->gz, pp, 0, PP_CHUNK);
 }
 
 struct bin_ctx {
@@ -449,6 +495,23 @@ static size_t main_object(const struct profile *p)
 	return 0;
 }
 
+/*
+ * The file offset of @m's start, from the object's program headers:
+ * pprof finds the code it disassembles (-disasm, -weblist) by it, so 0
+ * for a start in libc's text at 0x26000 found nothing. The start and
+ * limit stay link-time addresses, as every location's. Without the
+ * object's file (@s without symbols), 0.
+ */
+static void file_offset(pb_mapping *m, const struct render_syms *s)
+{
+	uint64_t vaddr, off;
+
+	if (!s->ctx || m->memory_start == m->memory_limit ||
+	    symtab_segment(s->ctx, m->memory_start, &vaddr, &off))
+		return;
+	m->file_offset = off + (m->memory_start - vaddr);
+}
+
 static int add_mappings(struct pp *pp)
 {
 	const struct profile *p = pp->p;
@@ -485,6 +548,8 @@ static int add_mappings(struct pp *pp)
 			widen(m, h->arcs[j].self_pc, h->arcs[j].self_pc + 1);
 		}
 	}
+	for (i = 0; i < p->nobjects; i++)
+		file_offset(&pp->maps[i], &pp->syms[i]);
 	return 0;
 }
 
@@ -517,8 +582,16 @@ static int add_labels(struct pp *pp)
 static int add_comments(struct pp *pp, int64_t *c, size_t *n)
 {
 	const struct profile_acct *a = &pp->p->acct;
+	size_t i;
 
 	*n = 0;
+	/*
+	 * The command line: pprof names a profile by its main mapping
+	 * ("File: dash"); profile.proto has no field for a command, so it
+	 * is the first comment (go tool pprof -comments).
+	 */
+	if (pp->p->command)
+		c[(*n)++] = strf(pp, "command: %s", pp->p->command);
 	if (pp->p->rate)
 		c[(*n)++] = strf(pp, "profil-ctl: rate %" PRIu32 " Hz, "
 				 "cpu/nanoseconds = samples * 1e9 / rate",
@@ -530,45 +603,13 @@ static int add_comments(struct pp *pp, int64_t *c, size_t *n)
 		c[(*n)++] = strf(pp, "profil-ctl: ticks %" PRIu64 ", missed "
 				 "periods %" PRIu64 ", kernel-mode %" PRIu64,
 				 a->ticks, a->missed, a->kernel);
-	return c[0] < 0 || (*n > 1 && c[1] < 0) ? -1 : 0;
+	for (i = 0; i < *n; i++)
+		if (c[i] < 0)
+			return -1;
+	return 0;
 }
 
-/* Compresses @len bytes at @buf to @out as one gzip member. */
-static int write_gzip(FILE *out, const uint8_t *buf, size_t len)
-{
-	unsigned char chunk[1 << 15];
-	z_stream z = { .next_in = NULL };
-	size_t n;
-	int zr;
-
-	if (len > UINT32_MAX) {
-		errno = EFBIG;
-		return -1;
-	}
-	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK) {
-		errno = ENOMEM;
-		return -1;
-	}
-	z.next_in = (Bytef *)buf;
-	z.avail_in = (uInt)len;
-	do {
-		z.next_out = chunk;
-		z.avail_out = sizeof(chunk);
-		zr = deflate(&z, Z_FINISH);
-		n = sizeof(chunk) - z.avail_out;
-		if (n && fwrite(chunk, 1, n, out) != n)
-			zr = Z_ERRNO;
-	} while (zr == Z_OK);
-	deflateEnd(&z);
-	if (zr == Z_STREAM_END)
-		return 0;
-	if (zr != Z_ERRNO)
-		errno = EIO;
-	return -1;
-}
-
-/* Every pointer of the message, once the arrays no longer move. */
+/* The rest of the message: types, period, functions, mappings, strings. */
 static int assemble(struct pp *pp, pb_profile *m, pb_value_type *vt,
 		    pb_value_type **vtp, pb_value_type *period)
 {
@@ -576,20 +617,14 @@ static int assemble(struct pp *pp, pb_profile *m, pb_value_type *vt,
 		{ PPROF_SAMPLES, "count" }, { PPROF_CPU, "nanoseconds" },
 		{ PPROF_CALLS, "count" },
 	};
-	pb_sample **sp = calloc(pp->nsamples + 1, sizeof(*sp));
-	pb_location **lp = calloc(pp->nlocs + 1, sizeof(*lp));
-	pb_line **linep = calloc(pp->nlocs + 1, sizeof(*linep));
 	pb_function **fp = calloc(pp->nfuncs + 1, sizeof(*fp));
 	pb_mapping **mp = calloc(pp->p->nobjects + 1, sizeof(*mp));
 	size_t i;
 
-	pp->lineptrs = linep;
-	m->sample = sp;
-	m->location = lp;
 	m->function = fp;
 	m->mapping = mp;
 	m->sample_type = vtp;
-	if (!sp || !lp || !linep || !fp || !mp)
+	if (!fp || !mp)
 		return -1;
 	for (i = 0; i < pp->nvalues; i++) {
 		perftools__profiles__value_type__init(&vt[i]);
@@ -604,19 +639,6 @@ static int assemble(struct pp *pp, pb_profile *m, pb_value_type *vt,
 	m->period_type = period;
 	m->period = llround(pp->ns_per_sample);
 	m->default_sample_type = str(pp, PPROF_SAMPLES);
-	for (i = 0; i < pp->nsamples; i++) {
-		pp->samples[i].value = pp->values[i];
-		pp->samples[i].location_id = pp->locids[i];
-		sp[i] = &pp->samples[i];
-	}
-	m->n_sample = pp->nsamples;
-	for (i = 0; i < pp->nlocs; i++) {
-		linep[i] = &pp->lines[i];
-		pp->locs[i].n_line = pp->lines[i].function_id ? 1 : 0;
-		pp->locs[i].line = &linep[i];
-		lp[i] = &pp->locs[i];
-	}
-	m->n_location = pp->nlocs;
 	for (i = 0; i < pp->nfuncs; i++)
 		fp[i] = &pp->funcs[i];
 	m->n_function = pp->nfuncs;
@@ -629,13 +651,113 @@ static int assemble(struct pp *pp, pb_profile *m, pb_value_type *vt,
 	return 0;
 }
 
-static int pack_write(FILE *out, struct pp *pp)
+/* @len bytes at @buf through deflate to the file (@finish: the last). */
+static int gz_put(struct pp_gz *g, const uint8_t *buf, size_t len,
+		  bool finish)
+{
+	unsigned char chunk[1 << 15];
+	size_t n;
+	int zr;
+
+	if (len > UINT32_MAX) {
+		errno = EFBIG;
+		return -1;
+	}
+	g->z.next_in = (Bytef *)buf;
+	g->z.avail_in = (uInt)len;
+	do {
+		g->z.next_out = chunk;
+		g->z.avail_out = sizeof(chunk);
+		zr = deflate(&g->z, finish ? Z_FINISH : Z_NO_FLUSH);
+		n = sizeof(chunk) - g->z.avail_out;
+		if (n && fwrite(chunk, 1, n, g->out) != n)
+			return -1;
+		if (zr == Z_STREAM_ERROR) {
+			errno = EIO;
+			return -1;
+		}
+	} while (g->z.avail_out == 0 || (finish && zr != Z_STREAM_END));
+	return 0;
+}
+
+/*
+ * @m packed into the stream. Pieces make one message: protobuf merges a
+ * message's repeated fields over its occurrences.
+ */
+static int gz_message(struct pp_gz *g, const pb_profile *m)
+{
+	size_t len = perftools__profiles__profile__get_packed_size(m);
+	uint8_t *nb;
+
+	if (len > g->cap) {
+		nb = realloc(g->buf, len);
+		if (!nb)
+			return -1;
+		g->buf = nb;
+		g->cap = len;
+	}
+	perftools__profiles__profile__pack(m, g->buf);
+	return gz_put(g, g->buf, len, false);
+}
+
+/* Samples [@i, @i + @n) as messages. */
+static int gz_samples(struct pp_gz *g, struct pp *pp, size_t i, size_t n)
+{
+	pb_profile m = PERFTOOLS__PROFILES__PROFILE__INIT;
+	pb_sample *v = g->sv, **vp = g->svp;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		perftools__profiles__sample__init(&v[k]);
+		v[k].n_location_id = pp->locids[i + k][1] ? 2 : 1;
+		v[k].location_id = pp->locids[i + k];
+		v[k].n_value = pp->nvalues;
+		v[k].value = pp->values[i + k];
+		if (pp->sproc[i + k] < pp->p->nprocesses) {
+			v[k].n_label = 2;
+			v[k].label = &pp->labelptrs[2 * pp->sproc[i + k]];
+		}
+		vp[k] = &v[k];
+	}
+	m.sample = vp;
+	m.n_sample = n;
+	return gz_message(g, &m);
+}
+
+/* Locations [@i, @i + @n) as messages; ids are indices plus one. */
+static int gz_locations(struct pp_gz *g, struct pp *pp, size_t i, size_t n)
+{
+	pb_profile m = PERFTOOLS__PROFILES__PROFILE__INIT;
+	pb_location *v = g->lv, **vp = g->lvp;
+	pb_line *lines = g->line, **lp = g->linep;
+	const struct pp_loc *l;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		l = &pp->locs[i + k];
+		perftools__profiles__location__init(&v[k]);
+		perftools__profiles__line__init(&lines[k]);
+		v[k].id = pp->locbase + i + k + 1;
+		v[k].mapping_id = l->mapping_id;
+		v[k].address = l->address;
+		lines[k].function_id = l->function_id;
+		lines[k].line = l->line;
+		lp[k] = &lines[k];
+		v[k].n_line = l->function_id ? 1 : 0;
+		v[k].line = &lp[k];
+		vp[k] = &v[k];
+	}
+	m.location = vp;
+	m.n_location = n;
+	return gz_message(g, &m);
+}
+
+/* The last chunks, the head, the end of the stream. */
+static int pack_write(struct pp *pp)
 {
 	pb_value_type vt[PP_NVALUES], *vtp[PP_NVALUES], period;
 	pb_profile m = PERFTOOLS__PROFILES__PROFILE__INIT;
-	int64_t comments[2];
-	uint8_t *buf = NULL;
-	size_t len;
+	int64_t comments[3];
 	int ret = -1;
 
 	if (add_comments(pp, comments, &m.n_comment))
@@ -647,19 +769,40 @@ static int pack_write(FILE *out, struct pp *pp)
 	if (vt[0].type < 0 || vt[pp->nvalues - 1].unit < 0 ||
 	    m.default_sample_type < 0 || period.unit < 0)
 		goto out;
-	len = perftools__profiles__profile__get_packed_size(&m);
-	buf = malloc(len ? len : 1);
-	if (!buf)
-		goto out;
-	perftools__profiles__profile__pack(&m, buf);
-	ret = write_gzip(out, buf, len);
+	ret = gz_samples(&pp->gz, pp, 0, pp->nsbuf) ||
+	      gz_locations(&pp->gz, pp, 0, pp->nlocbuf) ||
+	      gz_message(&pp->gz, &m) ||
+	      gz_put(&pp->gz, NULL, 0, true) ? -1 : 0;
 out:
-	free(m.sample);
-	free(m.location);
 	free(m.function);
 	free(m.mapping);
-	free(buf);
 	return ret;
+}
+
+/* The stream to @out and the chunks' arrays; pp_free() ends them. */
+static int gz_open(struct pp *pp, FILE *out)
+{
+	struct pp_gz *g = &pp->gz;
+
+	g->out = out;
+	g->sv = calloc(PP_CHUNK, sizeof(*g->sv));
+	g->svp = calloc(PP_CHUNK, sizeof(*g->svp));
+	g->lv = calloc(PP_CHUNK, sizeof(*g->lv));
+	g->lvp = calloc(PP_CHUNK, sizeof(*g->lvp));
+	g->line = calloc(PP_CHUNK, sizeof(*g->line));
+	g->linep = calloc(PP_CHUNK, sizeof(*g->linep));
+	pp->sproc = calloc(PP_CHUNK, sizeof(*pp->sproc));
+	pp->values = calloc(PP_CHUNK, sizeof(*pp->values));
+	pp->locids = calloc(PP_CHUNK, sizeof(*pp->locids));
+	pp->locs = calloc(PP_CHUNK, sizeof(*pp->locs));
+	if (!g->sv || !g->svp || !g->lv || !g->lvp || !g->line ||
+	    !g->linep || !pp->sproc || !pp->values || !pp->locids || !pp->locs)
+		return -1;
+	if (deflateInit2(&g->z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		return -1;
+	g->open = true;
+	return 0;
 }
 
 static void pp_free(struct pp *pp)
@@ -673,17 +816,54 @@ static void pp_free(struct pp *pp)
 	free(pp->strmap);
 	free(pp->funcs);
 	free(pp->funcmap.v);
+	if (pp->gz.open)
+		deflateEnd(&pp->gz.z);
+	free(pp->gz.buf);
+	free(pp->gz.sv);
+	free(pp->gz.svp);
+	free(pp->gz.lv);
+	free(pp->gz.lvp);
+	free(pp->gz.line);
+	free(pp->gz.linep);
 	free(pp->locs);
-	free(pp->lines);
-	free(pp->lineptrs);
 	free(pp->locmap.v);
-	free(pp->samples);
+	free(pp->sproc);
 	free(pp->values);
 	free(pp->locids);
 	free(pp->maps);
 	free(pp->map_order);
 	free(pp->labels);
 	free(pp->labelptrs);
+}
+
+/* The location map sized once for @n locations: never rehashed. */
+static int pp_reserve(struct pp *pp, size_t n)
+{
+	size_t cap = 256;
+
+	while (2 * cap < 3 * (n + 1))
+		cap *= 2;
+	pp->locmap.v = calloc(cap, sizeof(*pp->locmap.v));
+	if (!pp->locmap.v)
+		return -1;
+	pp->locmap.cap = cap;
+	return 0;
+}
+
+/* Samples (bins with some, uncovered, arcs): at most one location each. */
+static size_t pp_nsamples(const struct profile *p)
+{
+	const struct hist *h;
+	size_t n = 0, i, r, b;
+
+	for (i = 0; i < p->ncounts; i++) {
+		h = &p->counts[i].hist;
+		for (r = 0; r < h->nranges; r++)
+			for (b = 0; b < h->ranges[r].nbins; b++)
+				n += h->ranges[r].bins[b] != 0;
+		n += 1 + 2 * h->narcs;
+	}
+	return n;
 }
 
 int render_pprof(FILE *out, const struct profile *p,
@@ -702,16 +882,17 @@ int render_pprof(FILE *out, const struct profile *p,
 	if (grow(&pp.strs, &pp.capstrs, 0, sizeof(*pp.strs)))
 		goto out;
 	pp.strs[pp.nstrs++] = "";
-	if (add_mappings(&pp) || add_labels(&pp))
+	if (add_mappings(&pp) || add_labels(&pp) ||
+	    pp_reserve(&pp, pp_nsamples(p)) || gz_open(&pp, out))
 		goto out;
+	errno = 0;
 	for (i = 0; i < p->ncounts; i++)
 		if (add_count(&pp, &p->counts[i]))
 			goto out;
-	errno = 0;
-	ret = pack_write(out, &pp);
+	ret = pack_write(&pp);
+out:
 	if (ret && !errno)
 		errno = ENOMEM;
-out:
 	pp_free(&pp);
 	return ret;
 }

@@ -14,6 +14,7 @@
 #include "export.h"
 #include "hint.h"
 #include "html.h"
+#include "profile_list.h"
 #include "profile_report.h"
 #include "render.h"
 #include "symbols.h"
@@ -24,6 +25,7 @@ struct pr {
 	const struct profile *orig;	/* as given: its processes' counts */
 	const struct report_opts *o;
 	struct profile_syms *objs;
+	const char *cmd;		/* for messages */
 	uint64_t total;
 	size_t nparts;			/* parts written so far */
 };
@@ -174,7 +176,53 @@ static void acct_line(FILE *out, const struct profile_acct *a)
 		fig(a->lost_exec, b[6], 24), fig(a->missed, b[7], 24));
 }
 
-/* The totals header, as "# " lines: text and CSV. */
+/* ", N what" when @v is known and not 0; the separator follows. */
+static void uncharged(FILE *out, uint64_t v, const char *what, bool *first)
+{
+	if (v == PROFILE_UNKNOWN || !v)
+		return;
+	fprintf(out, "%s%" PRIu64 " %s", *first ? ": not charged " : ", ", v,
+		what);
+	*first = false;
+}
+
+/*
+ * The text's one summary line: the samples, their seconds at the rate,
+ * the CPU time, and what of it no sample holds, so that the seconds
+ * column's sum and the CPU time differ for a reason said.
+ */
+static void text_summary(struct pr *r)
+{
+	const struct profile *p = r->p;
+	const struct profile_acct *a = &p->acct;
+	FILE *out = r->out;
+	bool first = true;
+	double s;
+
+	fprintf(out, "# %" PRIu64 " samples", r->total);
+	if (p->rate)
+		fprintf(out, ", %.3f s at %" PRIu32 " Hz", (double)r->total /
+			p->rate, p->rate);
+	else
+		fputs(", rate unknown", out);
+	if (!cpu_seconds(p, &s)) {
+		fputs("; CPU time unknown (-v: the accounting)\n", out);
+		return;
+	}
+	fprintf(out, ", of %.3f s CPU time", s);
+	uncharged(out, a->kernel, "kernel-mode ticks", &first);
+	uncharged(out, a->outside, "outside any mapping", &first);
+	uncharged(out, a->saturated, "saturated", &first);
+	uncharged(out, a->lost, "lost", &first);
+	uncharged(out, a->lost_exec, "lost at exec", &first);
+	uncharged(out, a->missed, "missed periods", &first);
+	fputs(" (-v: the accounting)\n", out);
+}
+
+/*
+ * The totals header, as "# " lines: one summary line; with -v the whole
+ * accounting and the objects' samples. Hints either way.
+ */
 static void text_header(struct pr *r, const size_t *objs)
 {
 	const struct profile *p = r->p;
@@ -184,6 +232,10 @@ static void text_header(struct pr *r, const size_t *objs)
 	double s;
 	size_t i;
 
+	if (!r->o->render.verbose) {
+		text_summary(r);
+		goto hints;
+	}
 	fprintf(out, "# user samples       %10" PRIu64 "  (every percentage "
 		"is of all user samples)\n", r->total);
 	fprintf(out, "# kernel-mode ticks  %10s  (not charged)\n",
@@ -218,13 +270,30 @@ static void text_header(struct pr *r, const size_t *objs)
 		fprintf(out, "# %9" PRIu64 " %7.2f  %s\n", r->objs[k].samples,
 			percent(r, r->objs[k].samples), p->objects[k].path);
 	}
-	for (i = 0; r->o->render.format == RENDER_CSV && i < p->nobjects; i++)
-		if (r->objs[objs[i]].note[0])
-			fprintf(out, "# note: %s: %s\n",
-				p->objects[objs[i]].path, r->objs[objs[i]].note);
+hints:
 	for (i = 0; i < p->nobjects; i++)
 		if (r->objs[objs[i]].hint[0])
 			fprintf(out, "# hint: %s\n", r->objs[objs[i]].hint);
+}
+
+/*
+ * CSV is a plain table, which CSV readers take as it is: the notes and
+ * hints the text has in its header go to standard error; the totals
+ * are JSON's and the text's.
+ */
+static void csv_notes(struct pr *r, const size_t *objs)
+{
+	const struct profile *p = r->p;
+	size_t i, k;
+
+	for (i = 0; i < p->nobjects; i++) {
+		k = objs[i];
+		if (r->objs[k].note[0])
+			ctl_errorf(r->cmd, "note: %s: %s", p->objects[k].path,
+				   r->objs[k].note);
+		if (r->objs[k].hint[0])
+			ctl_errorf(r->cmd, "hint: %s", r->objs[k].hint);
+	}
 }
 
 /* -a also shows processes and objects without samples. */
@@ -285,7 +354,9 @@ static void json_header(struct pr *r, const size_t *objs, const size_t *procs,
 	uint64_t n;
 	double s;
 
-	fputs("{\n  \"rate\": ", out);
+	fputs("{\n  \"command\": ", out);
+	render_json_str(out, p->command);
+	fputs(",\n  \"rate\": ", out);
 	if (p->rate)
 		fprintf(out, "%" PRIu32, p->rate);
 	else
@@ -418,6 +489,14 @@ static int render_count(struct pr *r, const struct profile_count *c)
 		syms.funcs = symtab_funcs(po->st, &syms.nfuncs);
 		syms.line = symtab_line_cb;
 		syms.ctx = po->st;
+		/* Its build-id is the one recorded: the right file. */
+		if (ob->build_id && !po->note[0])
+			syms.unnamed = "no symbol of the file covers a "
+				       "sample, and it is the file profiled "
+				       "(its build-id matches): stripped";
+	} else {
+		syms.nosyms = "no symbols: its file was not read (the note "
+			      "above)";
 	}
 	if (fmt != RENDER_TEXT) {
 		keys = part_keys(r, c, fmt == RENDER_JSON);
@@ -527,6 +606,8 @@ static int report(struct pr *r, bool per_process)
 	uint64_t *pkeys = totals_of(r->orig, false);
 	size_t *objs = NULL, *procs = NULL;
 	enum render_format fmt = r->o->render.format;
+	/* The ranked list: functions, unless --per-object. */
+	bool list = !r->o->per_object && r->o->render.view == RENDER_FUNCS;
 	int ret = -1;
 
 	if (!okeys || !pkeys)
@@ -540,6 +621,8 @@ static int report(struct pr *r, bool per_process)
 		goto out;
 	if (fmt == RENDER_JSON) {
 		json_header(r, objs, procs, per_process);
+	} else if (fmt == RENDER_CSV) {
+		csv_notes(r, objs);
 	} else {
 		text_header(r, objs);
 		if (per_process)
@@ -547,10 +630,21 @@ static int report(struct pr *r, bool per_process)
 		if (!r->total)
 			fputs("# no user samples\n", r->out);
 	}
-	ret = per_process ? render_processes(r, procs) :
-		render_counts(r, 0, true);
+	if (list && fmt != RENDER_JSON)
+		ret = profile_list(r->out, r->orig, r->objs, r->o, per_process,
+				   r->total);
+	else
+		ret = per_process ? render_processes(r, procs) :
+			render_counts(r, 0, true);
 	if (!ret && fmt == RENDER_JSON)
-		fputs(r->nparts ? "\n  ]\n}\n" : "]\n}\n", r->out);
+		fputs(r->nparts ? "\n  ]" : "]", r->out);
+	if (!ret && fmt == RENDER_JSON && list) {
+		fputs(",\n  \"list\": ", r->out);
+		ret = profile_list(r->out, r->orig, r->objs, r->o, per_process,
+				   r->total);
+	}
+	if (!ret && fmt == RENDER_JSON)
+		fputs("\n}\n", r->out);
 out:
 	profile_syms_close(r->p, r->objs);
 	free(objs);
@@ -583,7 +677,7 @@ int profile_report(FILE *out, const struct profile *p,
 		   const char *cmd)
 {
 	struct profile merged = { .rate = 0 };
-	struct pr r = { .out = out, .p = p, .orig = p, .o = o };
+	struct pr r = { .out = out, .p = p, .orig = p, .o = o, .cmd = cmd };
 	enum render_format fmt = o->render.format;
 	bool whole = fmt == RENDER_CALLGRIND || fmt == RENDER_HTML;
 	int ret;

@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "profile.h"
-#include "report.h"
+#include "report_opts.h"
 
 /* The row names of the function, line and bin views of every object. */
 #define PROFILE_UNKNOWN_ROW "[unknown]"

@@ -169,10 +169,15 @@ static int build_lines(struct rows *r, const struct hist *h,
 		row.name = l.file;
 		row.line = l.line;
 		row.func = l.func;
-		if (!row.func) {
-			f = sym_func_find(s->funcs, s->nfuncs, row.addr);
-			row.func = f ? f->name : NULL;
-		}
+		/*
+		 * The function view's name when DWARF names the function
+		 * itself, not code inlined into it: one name for one thing
+		 * (DWARF's __strxfrm_l is the symbols' strxfrm_l).
+		 */
+		f = sym_func_find(s->funcs, s->nfuncs, row.addr);
+		if (f && (!row.func || (!(f->flags & SYM_FUNC_FDE) &&
+					!strstr(row.func, " inlined at "))))
+			row.func = f->name;
 		if (rows_add(r, &row))
 			return -1;
 	}
@@ -282,6 +287,30 @@ void render_put_count(FILE *out, int width, double c)
 		fprintf(out, "%*.2f", width, c);
 }
 
+void render_put_whole(FILE *out, int width, double c, bool fractions)
+{
+	if (fractions)
+		render_put_count(out, width, c);
+	else
+		fprintf(out, "%*.0f", width, c);
+}
+
+bool render_is_split(double c)
+{
+	return c != floor(c);
+}
+
+void render_split_note(FILE *out, bool fractions)
+{
+	if (fractions)
+		fputs("# fractions: a bin that straddles a function's bound is "
+		      "split between the functions in proportion to its bytes\n",
+		      out);
+	else
+		fputs("# counts rounded to whole samples: bins that straddle "
+		      "a function's bound are split (-v: the fractions)\n", out);
+}
+
 /* What is missing, as the text's first line or JSON's "reason"; or NULL. */
 static const char *text_note(const struct rows *r,
 			     const struct render_syms *s,
@@ -294,15 +323,45 @@ static const char *text_note(const struct rows *r,
 		return "no line information for any sample (built without "
 		       "-g, or another binary?)";
 	if (o->view == RENDER_FUNCS && !s->nfuncs) {
-		snprintf(buf, len, "no function symbols (stripped binary?): "
-			 "every sample is %s; -b shows addresses",
-			 unknown_name(r));
+		snprintf(buf, len, "%s: every sample is %s; -b shows "
+			 "addresses", s->nosyms ? s->nosyms : "no function "
+			 "symbols (stripped binary?)", unknown_name(r));
 		return buf;
 	}
+	if (o->view == RENDER_FUNCS && s->unnamed)
+		return s->unnamed;
 	if (o->view == RENDER_FUNCS)
 		return "no sample falls in a function of the binary: is it "
 		       "the program that was profiled?";
 	return NULL;
+}
+
+int render_collect(const struct hist *h, const struct render_syms *s,
+		   const struct render_opts *o,
+		   int (*fn)(void *ctx, const char *name, double count,
+			     uint64_t calls),
+		   void *ctx, double *unknown)
+{
+	static const struct render_part whole = { .csv_header = true };
+	static const struct render_syms none;
+	struct rows r = { .v = NULL };
+	size_t i;
+	int ret;
+
+	if (!s)
+		s = &none;
+	r.syms = s;
+	r.part = &whole;
+	rows_totals(&r, h);
+	ret = build_funcs(&r, h, s, o);
+	if (ret)
+		errno = ENOMEM;
+	for (i = 0; !ret && i < r.n; i++)
+		ret = fn(ctx, r.v[i].name, r.v[i].count, r.v[i].calls);
+	*unknown = fabs(r.unknown) < 1e-6 ? 0 : r.unknown;
+	free(r.v);
+	attrib_free(&r.attrib);
+	return ret;
 }
 
 int render(FILE *out, const struct hist *h, const struct render_syms *s,

@@ -44,12 +44,18 @@ enum render_format {
  *	view names the function of @funcs there), or -1; NULL if there is
  *	no line information
  * @ctx: passed to @line
+ * @nosyms: why there are no function symbols, when no file was read
+ *	(NULL: a file was, which has none: "stripped binary?")
+ * @unnamed: why no sample falls in a function when there are some
+ *	(NULL: "is it the program that was profiled?")
  */
 struct render_syms {
 	const struct sym_func *funcs;
 	size_t nfuncs;
 	int (*line)(void *ctx, uint64_t addr, struct sym_line *l);
 	void *ctx;
+	const char *nosyms;
+	const char *unnamed;
 };
 
 /**
@@ -71,7 +77,7 @@ struct render_ticks {
  * @format: text, CSV or JSON
  * @sort: by count, highest first (else: address, or file and line)
  * @all: rows with a zero count too (every function, every bin, every
- *	bin's line), and *unknown* when zero
+ *	bin's line), and [unknown] when zero
  * @verbose: addresses (and sizes) in the text view; in the function view
  *	(text and JSON) the unknown samples' address ranges, one per gap
  *	between functions, after the function gprof would charge them to
@@ -113,7 +119,7 @@ int render(FILE *out, const struct hist *h, const struct render_syms *s,
  * @denom: what percentages are of (all user samples of the profile);
  *	0: the part's own total
  * @unknown: the name of the row of samples in no function, and of a
- *	bin in none ("*unknown*" if NULL)
+ *	bin in none ("[unknown]" if NULL)
  * @uncovered: samples known by object only, not by address: one more
  *	row named @uncovered_name (when not 0, or with @o->all), counted in
  *	the total
@@ -147,6 +153,21 @@ int render_part(FILE *out, const struct hist *h, const struct render_syms *s,
 		const struct render_opts *o, const struct render_part *part);
 
 /**
+ * render_collect() - the function view's rows of @h, unsorted and
+ * unlimited: @fn (0, or -1 to stop) called with each function's name,
+ * samples (a bin split at a function's bound in proportion, as
+ * render()'s) and calls; rows without samples only with @o->all.
+ * *@unknown: the samples in no function. For a list that gathers
+ * several histograms' rows.
+ * Return: 0, -1 with errno ENOMEM, or @fn's -1.
+ */
+int render_collect(const struct hist *h, const struct render_syms *s,
+		   const struct render_opts *o,
+		   int (*fn)(void *ctx, const char *name, double count,
+			     uint64_t calls),
+		   void *ctx, double *unknown);
+
+/**
  * render_csv_str(), render_json_str() - @s quoted for a CSV field (only
  * if it needs it) or as a JSON string (NULL: nothing, null)
  */
@@ -158,6 +179,21 @@ void render_json_str(FILE *out, const char *s);
  * not (a split bin's share), then with two decimals
  */
 void render_put_count(FILE *out, int width, double c);
+
+/**
+ * render_put_whole() - a text view's count: whole samples, rounded,
+ * unless @fractions (-v), then render_put_count()'s
+ */
+void render_put_whole(FILE *out, int width, double c, bool fractions);
+
+/** render_is_split() - @c has a fraction: a split bin's share. */
+bool render_is_split(double c);
+
+/**
+ * render_split_note() - the line under a text table with a split count:
+ * why there are fractions (@fractions), or that counts are rounded
+ */
+void render_split_note(FILE *out, bool fractions);
 
 /**
  * render_zero_reason() - why @h has no samples, in one sentence

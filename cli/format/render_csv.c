@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The CSV writer of render() (render.h): a header line, one line per
- * row, then *unknown* and the uncovered samples; and render_csv_str(),
+ * row, then [unknown] and the uncovered samples; and render_csv_str(),
  * the quoting the other CSV outputs share.
  */
 #include <inttypes.h>
@@ -35,7 +35,7 @@ static void csv_num(FILE *out, const struct rows *r, const struct hist *h,
 		fprintf(out, "%.6f", c / h->rate);
 }
 
-/* A row of no address: *unknown*, the uncovered samples. */
+/* A row of no address: [unknown], the uncovered samples. */
 static void csv_summary(FILE *out, const struct rows *r, const struct hist *h,
 			const struct render_opts *o, const char *name,
 			double c)

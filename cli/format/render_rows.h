@@ -30,7 +30,7 @@ struct row {
 struct rows {
 	struct row *v;
 	size_t n;
-	double total;		/* every sample, *unknown* included */
+	double total;		/* every sample, [unknown] included */
 	double htotal;		/* the histogram's samples: not uncovered */
 	double denom;		/* what percentages are of */
 	double unknown;		/* samples no row holds */
@@ -46,7 +46,7 @@ struct rows {
 /* The name of the row of samples in no function (and of a bin in none). */
 static inline const char *unknown_name(const struct rows *r)
 {
-	return r->part->unknown ? r->part->unknown : "*unknown*";
+	return r->part->unknown ? r->part->unknown : "[unknown]";
 }
 
 /* The uncovered row is shown when there are some, or with -a. */

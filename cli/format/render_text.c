@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The text writer of render() (render.h): a table per view, readprofile's
- * columns, then the summary rows (*unknown*, uncovered, total) and the
+ * columns, then the summary rows ([unknown], uncovered, total) and the
  * notes under them.
  */
 #define _GNU_SOURCE
@@ -17,7 +17,7 @@ static void text_hidden(FILE *out, const struct rows *r)
 		return;
 	fprintf(out, "# %zu more row%s (--top, --percent-limit): count ",
 		r->nhidden, r->nhidden == 1 ? "" : "s");
-	render_put_count(out, 0, r->hidden);
+	render_put_whole(out, 0, r->hidden, false);
 	fprintf(out, ", %.2f%%\n", pct(r, r->hidden));
 }
 
@@ -42,7 +42,7 @@ static void text_func_row(FILE *out, const struct rows *r,
 		else
 			fprintf(out, "%16s %8s ", "", "");
 	}
-	render_put_count(out, 9, c);
+	render_put_whole(out, 9, c, o->verbose);
 	fprintf(out, " %6.2f ", pct(r, c));
 	put_seconds(out, 9, h, c);
 	if (r->has_calls) {
@@ -51,7 +51,7 @@ static void text_func_row(FILE *out, const struct rows *r,
 		else
 			fprintf(out, " %9s", "");
 	}
-	if (load >= 0)
+	if (load >= 0 && o->verbose)
 		fprintf(out, "  %-32s %9.4f\n", name, load);
 	else
 		fprintf(out, "  %s\n", name);
@@ -100,6 +100,7 @@ static void text_gaps(FILE *out, const struct rows *r, const struct hist *h,
 static void text_funcs(FILE *out, const struct rows *r, const struct hist *h,
 		       const struct render_opts *o)
 {
+	bool split = render_is_split(r->unknown);
 	size_t i;
 
 	if (o->verbose)
@@ -107,7 +108,13 @@ static void text_funcs(FILE *out, const struct rows *r, const struct hist *h,
 	fprintf(out, "%9s %6s %9s", "count", "%", "seconds");
 	if (r->has_calls)
 		fprintf(out, " %9s", "calls");
-	fprintf(out, "  %-32s %9s\n", "function", "load");
+	/* load, readprofile's samples per byte: with -v, as the sizes. */
+	if (o->verbose)
+		fprintf(out, "  %-32s %9s\n", "function", "load");
+	else
+		fprintf(out, "  %s\n", "function");
+	for (i = 0; i < r->n; i++)
+		split |= render_is_split(r->v[i].count);
 	for (i = 0; i < r->n; i++)
 		text_func_row(out, r, h, o, r->v[i].name, &r->v[i],
 			      r->v[i].count, r->v[i].end > r->v[i].addr ?
@@ -126,12 +133,15 @@ static void text_funcs(FILE *out, const struct rows *r, const struct hist *h,
 		      r->bytes ? r->total / (double)r->bytes : 0);
 	if (o->gprof && r->attrib.gprof_preceding > 0) {
 		fputs("# gprof would charge ", out);
-		render_put_count(out, 0, r->attrib.gprof_preceding);
+		render_put_whole(out, 0, r->attrib.gprof_preceding,
+				 o->verbose);
 		fprintf(out, " of the %s samples (%.2f%%) to the "
 			"function whose entry precedes them%s\n",
 			unknown_name(r), pct(r, r->attrib.gprof_preceding),
 			o->verbose ? "" : " (-v: where)");
 	}
+	if (split)
+		render_split_note(out, o->verbose);
 }
 
 /* One line of the line view: @row's file:line, or @name's summary row. */

@@ -28,7 +28,38 @@ void profile_free(struct profile *p)
 	free(p->objects);
 	free(p->processes);
 	free(p->counts);
+	free(p->command);
 	memset(p, 0, sizeof(*p));
+}
+
+int profile_set_command(struct profile *p, char *const *argv, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0, i;
+	const char *a;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputc(' ', m);
+		if (argv[i][0] && !argv[i][strcspn(argv[i], " \t\n'\"\\")]) {
+			fputs(argv[i], m);
+			continue;
+		}
+		fputc('\'', m);
+		for (a = argv[i]; *a; a++)
+			fputs(*a == '\'' ? "'\\''" : (char[]){ *a, 0 }, m);
+		fputc('\'', m);
+	}
+	if (fclose(m)) {
+		free(buf);
+		return -1;
+	}
+	free(p->command);
+	p->command = buf;
+	return 0;
 }
 
 void profile_acct_unknown(struct profile_acct *a)
@@ -209,6 +240,8 @@ int profile_merge_processes(const struct profile *p, struct profile *out)
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
+	if (p->command && !(out->command = strdup(p->command)))
+		return -1;
 	out->rate = p->rate;
 	out->bin_bytes = p->bin_bytes;
 	out->acct = p->acct;
@@ -290,6 +323,9 @@ int profile_merge(struct profile *to, const struct profile *from)
 	ssize_t k;
 	int ret = -1;
 
+	if (!to->command && from->command &&
+	    !(to->command = strdup(from->command)))
+		return -1;
 	if (!to->nprocesses && !to->nobjects) {
 		to->rate = from->rate;
 		to->bin_bytes = from->bin_bytes;

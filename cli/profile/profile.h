@@ -98,6 +98,9 @@ struct profile_count {
 
 /**
  * struct profile - a whole profile
+ * @command: the command line profiled (run's program and arguments,
+ *	attach's /proc/PID/cmdline), words joined by spaces, a word with
+ *	a space or quote in single quotes; NULL if not known
  * @rate: samples per second of CPU time, 0 if unknown
  * @bin_bytes: bytes of text per counter
  * @objects, @nobjects: every object with samples, or mapped
@@ -109,6 +112,7 @@ struct profile_count {
  * profile_free(). Strings and arrays are owned by the struct.
  */
 struct profile {
+	char *command;
 	uint32_t rate;
 	uint64_t bin_bytes;
 	struct profile_object *objects;
@@ -122,6 +126,12 @@ struct profile {
 
 /** profile_free() - free what @p owns and zero it; NULL is a no-op. */
 void profile_free(struct profile *p);
+
+/**
+ * profile_set_command() - @p's command from the @n words of @argv
+ * Return: 0, or -1 with errno ENOMEM.
+ */
+int profile_set_command(struct profile *p, char *const *argv, size_t n);
 
 /** profile_acct_unknown() - every field of @a PROFILE_UNKNOWN. */
 void profile_acct_unknown(struct profile_acct *a);

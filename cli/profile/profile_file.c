@@ -112,6 +112,10 @@ static void put_head(FILE *f, const struct profile *p)
 	fprintf(f, "%s %d\nrate %" PRIu32 "\nbin-bytes %" PRIu64 "\nacct",
 		PROFILE_FILE_MAGIC, PROFILE_FILE_VERSION, p->rate, p->bin_bytes);
 	put_acct(f, &p->acct);
+	if (p->command) {
+		fputs("\ncommand", f);
+		put_str(f, p->command);
+	}
 	fprintf(f, "\nobjects %zu\n", p->nobjects);
 	for (i = 0; i < p->nobjects; i++) {
 		fprintf(f, "object %zu %s", i, p->objects[i].build_id ?
@@ -426,6 +430,15 @@ static int read_head(struct reader *r, struct profile *p)
 		return -1;
 	if (next_line(r, "acct", 8) || get_acct(r, 1, &p->acct))
 		return -1;
+	/* The command line, when the profile knows it. */
+	if ((size_t)(r->end - r->pos) > 8 && !memcmp(r->pos, "command ", 8)) {
+		char *s;
+
+		if (next_line(r, "command", 1) || get_str(r, 1, "command", &s))
+			return -1;
+		if (s && !(p->command = strdup(s)))
+			return fail(r, "%s", strerror(ENOMEM));
+	}
 	return 0;
 }
 

@@ -8,6 +8,7 @@
  *	rate RATE
  *	bin-bytes BYTES
  *	acct TICKS MISSED KERNEL OUTSIDE DEFERRED SATURATED LOST LOST_EXEC
+ *	command COMMAND_LINE				(if known)
  *	objects N
  *	object INDEX BUILD_ID PATH			(N lines)
  *	processes N

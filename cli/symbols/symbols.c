@@ -148,11 +148,14 @@ struct func_sym {
 
 /*
  * gprof's preference among aliases: global over local, no leading '_'
- * (a C++ mangled name, "_Z...", counts as one without).
+ * (a C++ mangled name, "_Z...", counts as one without); and before that
+ * underscore rule, a plain name over a compat one, "name@VERSION" (the
+ * symbol table's name of a non-default version: glibc's
+ * cfree@GLIBC_2.2.5 is an old alias of free, never its name).
  */
 static int alias_rank(const char *name, bool global)
 {
-	return (global ? 2 : 0) +
+	return (global ? 4 : 0) + (strchr(name, '@') ? 0 : 2) +
 	       (name[0] != '_' || !strncmp(name, "_Z", 2));
 }
 
@@ -493,10 +496,41 @@ int symtab_src(struct symtab *st, uint64_t addr, struct sym_line *l)
 	return 0;
 }
 
+int symtab_segment(const struct symtab *st, uint64_t addr, uint64_t *vaddr,
+		   uint64_t *offset)
+{
+	GElf_Phdr mem, *ph;
+	GElf_Addr bias;
+	size_t n, i;
+	Elf *elf = dwfl_module_getelf(st->mod, &bias);
+
+	if (!elf || elf_getphdrnum(elf, &n))
+		return -1;
+	for (i = 0; i < n; i++) {
+		ph = gelf_getphdr(elf, (int)i, &mem);
+		if (ph && ph->p_type == PT_LOAD && addr >= ph->p_vaddr &&
+		    addr < ph->p_vaddr + ph->p_memsz) {
+			*vaddr = ph->p_vaddr;
+			*offset = ph->p_offset;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* DWARF scope walks so far (symtab_scope_work()). */
+static unsigned long long scope_walks;
+
+unsigned long long symtab_scope_work(void)
+{
+	return scope_walks;
+}
+
 int symtab_line(struct symtab *st, uint64_t addr, struct sym_line *l)
 {
 	if (symtab_src(st, addr, l))
 		return -1;
+	scope_walks++;
 	l->func = symtab_keep(st, symbols_dwarf_func(st->mod,
 						      addr + st->bias));
 	return 0;

@@ -100,6 +100,21 @@ struct sym_line {
 int symtab_line(struct symtab *st, uint64_t addr, struct sym_line *l);
 
 /**
+ * symtab_segment() - the loadable segment (PT_LOAD) holding link-time
+ * address @addr: its address *@vaddr and its offset in the file *@offset
+ * Return: 0, or -1 if no segment holds it.
+ */
+int symtab_segment(const struct symtab *st, uint64_t addr, uint64_t *vaddr,
+		   uint64_t *offset);
+
+/**
+ * symtab_scope_work() - the DWARF scope walks symtab_line() has made so
+ * far, its costly part: what a test counts to tell a renderer that names
+ * lines only (symtab_src()) from one that walks scopes per bin
+ */
+unsigned long long symtab_scope_work(void);
+
+/**
  * symtab_src() - symtab_line() without the function (@l->func NULL):
  * only the line table is read, not the DWARF scopes, at a fraction of
  * the cost

@@ -17,6 +17,7 @@
 
 #include "ctl.h"
 #include "live.h"
+#include "report.h"
 
 uint64_t live_page_size(void)
 {

@@ -81,6 +81,10 @@ int ctl_usage_error(const char *cmd, const char *fmt, ...)
 	return CTL_EXIT_USAGE;
 }
 
+/* The command line ctl_getopt() parses, for ctl_optarg_next(). */
+static int ctl_argc;
+static char **ctl_argv;
+
 int ctl_getopt(int argc, char **argv, const char *flags,
 	       const struct ctl_option *opts)
 {
@@ -100,7 +104,22 @@ int ctl_getopt(int argc, char **argv, const char *flags,
 	}
 	optstring[n] = '\0';
 	memset(&lo[i], 0, sizeof(lo[i]));
+	ctl_argc = argc;
+	ctl_argv = argv;
 	return getopt_long(argc, argv, optstring, lo, NULL);
+}
+
+const char *ctl_optarg_next(bool (*ok)(const char *arg))
+{
+	const char *w;
+
+	if (!ctl_argv || optind >= ctl_argc)
+		return NULL;
+	w = ctl_argv[optind];
+	if (w[0] == '-' || !ok(w))
+		return NULL;
+	optind++;
+	return w;
 }
 
 static void ctl_help_option(const struct ctl_option *o)

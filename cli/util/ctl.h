@@ -7,6 +7,7 @@
 #define PROFIL_CTL_CTL_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 enum {
@@ -61,10 +62,21 @@ struct ctl_option {
 /**
  * ctl_getopt() - getopt_long() over @opts, its optstring made from them:
  * @flags (e.g. "+" to stop at the first operand), ':' (a missing
- * argument is ':', an unknown option '?'), then every short option
+ * argument is ':', an unknown option '?'), then every short option.
+ * A required argument is "--opt=VAL" or "--opt VAL"; for an optional
+ * one, see ctl_optarg_next().
  */
 int ctl_getopt(int argc, char **argv, const char *flags,
 	       const struct ctl_option *opts);
+
+/**
+ * ctl_optarg_next() - for an option of optional argument that
+ * ctl_getopt() returned without one: the next word of the command line
+ * if it is not an option and @ok takes it, consumed as the option's
+ * argument, so that "--opt VAL" reads as "--opt=VAL"
+ * Return: that word, or NULL (the option has no argument).
+ */
+const char *ctl_optarg_next(bool (*ok)(const char *arg));
 
 /**
  * ctl_help() - "profil-ctl CMD --help" on stdout: the synopsis and

@@ -16,7 +16,7 @@
 #include "inject.h"
 #include "livebuf.h"
 #include "profile.h"
-#include "report.h"
+#include "report_opts.h"
 #include "target.h"
 
 /* Snapshots of larger buffers are refused (a session's bufsiz is free). */

@@ -43,7 +43,8 @@ static const struct ctl_option live_options[] = {
 	{ { "no-inherit", no_argument, NULL, LIVE_OPT_NO_INHERIT }, NULL,
 	  "only the process itself, not its children" },
 	{ { "per-process", no_argument, NULL, LIVE_OPT_PER_PROCESS }, NULL,
-	  "the report split by process (default: by object)" },
+	  "the report split by process: pid first in the list "
+	  "(default: by command)" },
 	{ { "save", required_argument, NULL, LIVE_OPT_SAVE }, "FILE",
 	  "also save the profile there, for report" },
 	REPORT_OPTIONS,
@@ -78,6 +79,10 @@ static unsigned int live_opt_owner(int c)
 	case LIVE_OPT_NO_INHERIT:
 	case LIVE_OPT_PER_PROCESS:
 	case LIVE_OPT_SAVE:
+	case REPORT_OPT_PER_OBJECT:
+	case REPORT_OPT_COMMS:
+	case REPORT_OPT_DSOS:
+	case REPORT_OPT_SYMBOLS:
 		return LIVE_OPTS_WHOLE;
 	case REPORT_OPT_FORMAT:
 		return LIVE_OPTS_REPORT | LIVE_OPTS_FORMAT;
@@ -249,6 +254,12 @@ int live_parse_opts(int argc, char **argv, unsigned int set,
 	if ((set & LIVE_OPTS_REPORT) &&
 	    report_check_opts(&o->report, cmd, o->output))
 		return LIVE_PARSE_USAGE;
+	if ((set & LIVE_OPTS_REPORT) && !(set & LIVE_OPTS_WHOLE) &&
+	    o->report.nkeys) {
+		ctl_usage_error(cmd, "--sort: pid, comm, dso and sym are keys "
+				"of a whole program's list (run, attach)");
+		return LIVE_PARSE_USAGE;
+	}
 	if ((set & LIVE_OPTS_PID) && !o->pid && optind < argc &&
 	    !(set & LIVE_OPTS_COMMAND)) {
 		if (live_parse_pid(argv[optind], &o->pid) < 0) {

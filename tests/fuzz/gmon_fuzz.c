@@ -17,7 +17,7 @@
 #include "hist.h"
 #include "render.h"
 
-/* Fake functions with a gap, so that spreading and *unknown* both run. */
+/* Fake functions with a gap, so that spreading and [unknown] both run. */
 static const struct sym_func funcs[] = {
 	{ 0x0, 0x11, "f0", 0 },
 	{ 0x11, 0x1000, "f1", 0 },

@@ -60,27 +60,39 @@ def func_bins(path, name, low, counts):
     return [(k + i, c) for i, c in enumerate(counts)]
 
 
-def write_small(path):
+def write_small(path, unknowns=False, command=None):
     """Two processes, the program and a shared library. The text report:
     target_alpha 10, target_beta 7, main 1; so_work 11 + 4, 2 samples
-    uncovered in the library."""
+    uncovered in the library. With @unknowns, samples in no function of
+    either object too: the program's 3 (past its code), the library's 6
+    (in its data). With @command, the command line it records (ASCII
+    letters, digits, spaces and dashes only: written as is, a space as
+    %20)."""
     lo, hi, slo, shi = 0x401000, 0x402000, 0x1000, 0x1200
     bins = sorted(func_bins(SYM, "target_alpha", lo, [7, 3]) +
                   func_bins(SYM, "target_beta", lo, [5, 2]) +
                   func_bins(SYM, "main", lo, [1]))
     rows = ["profil-ctl-profile 1", "rate 1000", "bin-bytes 4",
-            "acct 40 1 2 0 0 0 0 0", "objects 2", f'object 0 - "{SYM}"',
+            "acct 40 1 2 0 0 0 0 0"]
+    if command:
+        rows.append('command "%s"' % command.replace(" ", "%20"))
+    rows += ["objects 2", f'object 0 - "{SYM}"',
             f'object 1 - "{SO}"', "processes 2",
             f'process 0 100 1 "cli_sym_target" "{SYM}" 30 1 2 0 0 0 0 0',
             f'process 1 101 100 "cli_sym_target" "{SYM}" 10 0 0 0 0 0 0 0',
-            "counts 3", "count 0 0 0 1",
+            "counts 3", f"count 0 0 0 {2 if unknowns else 1}",
             f"range {lo:#x} {hi:#x} {(hi - lo) // 4} {len(bins)}"]
     rows += [f"bin {k} {c}" for k, c in bins]
+    if unknowns:
+        rows += ["range 0x500000 0x500004 1 1", "bin 0 3"]
     for proc, uncov, n in ((0, 2, 11), (1, 0, 4)):
-        rows += [f"count {proc} 1 {uncov} 1",
+        more = unknowns and proc == 1
+        rows += [f"count {proc} 1 {uncov} {2 if more else 1}",
                  f"range {slo:#x} {shi:#x} {(shi - slo) // 4} 1"]
         rows += [f"bin {k} {c}" for k, c in
                  func_bins(SO, "so_work", slo, [n])]
+        if more:
+            rows += ["range 0x3000 0x3004 1 1", "bin 0 6"]
     with open(path, "w") as f:
         f.write("\n".join(rows + ["end"]) + "\n")
 
@@ -138,11 +150,47 @@ ROW = re.compile(r"^ *(\d+(?:\.\d+)?) +\d+\.\d+ +(?:[\d.]+|-)"
                  r"(?: +(\d+))?  (.*?)(?: +\d+\.\d{4})?$")
 
 
+LIST_HEAD = re.compile(r"^ +count +% +seconds .*  symbol$")
+LIST_TOTAL = re.compile(r"^ *[\d.]+ +[\d.]+ +(?:[\d.]+|-) +total$")
+
+
+def list_funcs(text, calls=False):
+    """{(object, function): count} of a whole profile's ranked list
+    (report -v: objects by path), summed over its other keys; with
+    @calls, the calls column instead (functions with some)."""
+    res, cols = {}, None
+    for line in text.splitlines():
+        if LIST_HEAD.match(line):
+            cols = {k: line.index("  " + k) + 2
+                    for k in ("calls", "object", "symbol")
+                    if "  " + k in line}
+            continue
+        m = re.match(r"^ *(\d+(?:\.\d+)?) ", line)
+        if not cols or not m or LIST_TOTAL.match(line):
+            continue
+        obj = (line[cols["object"]:cols["symbol"]].strip()
+               if "object" in cols else None)
+        key = (obj, line[cols["symbol"]:].strip())
+        if calls:
+            if "calls" not in cols:
+                continue
+            end = cols["calls"] + len("calls")
+            v = line[end - 9:end].strip()
+            if v:
+                res[key] = res.get(key, 0) + int(v)
+        else:
+            res[key] = res.get(key, 0) + float(m.group(1))
+    return res
+
+
 def text_funcs(text, calls=False):
     """{(object, function): count} of a text function view: whole
-    profiles (one "== OBJECT..." section each) or one binary (object
-    None); with @calls, the calls column instead (functions with one)."""
+    profiles (their ranked list, list_funcs(), or one "== OBJECT..."
+    section each, --per-object) or one binary (object None); with
+    @calls, the calls column instead (functions with one)."""
     res, obj = {}, None
+    if any(LIST_HEAD.match(line) for line in text.splitlines()):
+        return list_funcs(text, calls)
     for line in text.splitlines():
         m = re.match(r"^== (.*?)(?: \(build-id [0-9a-f]+\))?: \d+ samples", line)
         if m:

@@ -132,11 +132,16 @@ def self_contained(page, name):
 def check_small():
     small = os.path.join(DIR, "small.profile")
     page = os.path.join(DIR, "saved.html")
-    write_small(small)
-    text = run(CTL, "report", small)
+    write_small(small, command="cli_sym_target --fast 3")
+    text = run(CTL, "report", "-v", small)
     lines = run(CTL, "report", "--lines", small)
     run(CTL, "report", "--format=html", "-o", page, small)
     self_contained(page, "saved")
+    dom = chromium("--dump-dom", "file://" + page)
+    ok("<title>profil-ctl: cli_sym_target --fast 3</title>" in dom and
+       "Profile of <code>cli_sym_target --fast 3</code>" in dom,
+       "saved: Chromium shows the command line profiled as the title "
+       "and heading")
     d = dom_of(page, "#sort=function-asc")
     want = {(os.path.basename(o), f): n for (o, f), n in
             text_funcs(text).items()}
@@ -148,7 +153,7 @@ def check_small():
     ok(names == sorted(names, key=str.casefold) and
        d.attrs.get("data-sort-key") == "function",
        f"saved: #sort=function-asc sorted the table in Chromium: {names}")
-    m = re.search(r"^# user samples +(\d+)", text, re.M)
+    m = re.search(r"^# (?:user samples +)?(\d+)", text, re.M)
     ok(d.ids.get("samples") == m.group(1) and
        d.ids.get("rate") == "1000 Hz" and d.ids.get("cpu") == "0.041 s",
        f"saved: summary: {d.ids.get('samples')} samples, "
@@ -197,7 +202,7 @@ def check_stripped():
     saved = os.path.join(DIR, "stripped.profile")
     page = os.path.join(DIR, "stripped.html")
     names = write_stripped(saved)
-    text = run(CTL, "report", saved)
+    text = run(CTL, "report", "-v", saved)
     run(CTL, "report", "--format=html", "-o", page, saved)
     d = dom_of(page)
     want = {(os.path.basename(o), f): n for (o, f), n in

@@ -7,7 +7,9 @@
 #   per function (samples, calls, cpu), -lines per source line, -raw
 #   (build-id, symbol flags, the calls type);
 # - a saved profile of two processes and two objects, one sample row
-#   uncovered: -top, -lines, -tags (pid and comm), -raw;
+#   uncovered, samples in no function in both: -top (each object's
+#   [unknown] its own), -lines, -tags (pid and comm), -raw (mappings'
+#   file offsets from the program headers), -disasm;
 # - folded: its counts summed per function, and in all, are the text's;
 # - a stripped program's functions that only FDEs bound: their names in
 #   the text, folded, json and csv, unnamed locations with their
@@ -35,12 +37,25 @@ pprof() { go tool pprof -nodefraction=0 -edgefraction=0 "$@" 2>"$tmp/err"; }
 
 # Text function view -> "NAME<TAB>COUNT" (or calls with $2 = calls),
 # summed over objects; the name starts where the header's "function"
-# does, a load figure ends it.
+# does (a load figure ends it), or, in a saved profile's ranked list,
+# where its last column, "symbol", does. With $3 = objects, a list's
+# "[...]" rows (unknown, uncovered) are named "NAME [OBJECT]", as pprof
+# names them in a profile of several objects.
 text_funcs() {
-	awk -v what="${2:-count}" '
+	awk -v what="${2:-count}" -v objects="${3:-}" '
 	/  function/ { col = index($0, "function"); calls = /calls/; next }
+	/  symbol$/ {
+		col = index($0, "symbol"); ocol = index($0, "  object") + 2
+		calls = /calls/; next
+	}
 	col && $1 ~ /^[0-9.]+$/ {
 		name = substr($0, col)
+		if (objects && ocol > 2 && name ~ /^\[/) {
+			obj = substr($0, ocol, col - ocol)
+			sub(/ +$/, "", obj)
+			name = name " [" obj "]"
+		}
+		if ($NF == "total" && name !~ /[^ ]/) { col = 0; next }
 		if (name == "total" || name ~ /^total /) { col = 0; next }
 		sub(/ +[0-9]+\.[0-9]+$/, "", name)
 		v = $1
@@ -156,6 +171,7 @@ profil-ctl-profile 1
 rate 250
 bin-bytes 4
 acct 40 2 5 1 0 0 0 0
+command "sym%20--fast%20'a%20b'"
 objects 2
 object 0 $sid "$sym"
 object 1 - "$so"
@@ -163,14 +179,18 @@ processes 2
 process 0 100 1 "sym" "$sym" 30 1 5 1 0 0 0 0
 process 1 101 100 "so%20user" - 10 1 0 0 0 0 0 0
 counts 3
-count 0 0 0 2
+count 0 0 0 3
+range 0x100 0x104 1 1
+bin 0 2
 range $a $(printf 0x%x $((a + 8))) 2 2
 bin 0 7
 bin 1 3
 range $b $(printf 0x%x $((b + 4))) 1 1
 bin 0 5
 count 0 1 3 0
-count 1 1 0 1
+count 1 1 0 2
+range 0x10 0x14 1 1
+bin 0 6
 range $w $(printf 0x%x $((w + 8))) 2 1
 bin 1 4
 end
@@ -182,14 +202,18 @@ s=$tmp/saved
 "$ctl" report --format=folded "$s" >"$tmp/s.folded"
 "$ctl" report --per-process "$s" >"$tmp/s.pp"
 
-text_funcs "$tmp/s.txt" >"$tmp/want"
+text_funcs "$tmp/s.txt" count objects >"$tmp/want"
 pprof -top "$tmp/s.pb.gz" | pprof_top "" >"$tmp/got"
 same "saved: go tool pprof -top: samples per function" "$tmp/want" "$tmp/got"
+has "saved: -top: the program's [unknown] samples are its own" "$tmp/got" \
+	"^\[unknown\] \[cli_sym_target\]	2$"
+has "saved: -top: the library's [unknown] samples are its own" "$tmp/got" \
+	"^\[unknown\] \[cli_so_target\.so\]	6$"
 text_lines "$tmp/s.lines" >"$tmp/want"
 pprof -top -lines "$tmp/s.pb.gz" | pprof_top 1 | grep -v '^\[' >"$tmp/got"
 same "saved: go tool pprof -lines: samples per source line" \
 	"$tmp/want" "$tmp/got"
-total=$(awk '/# user samples/ { print $4 }' "$tmp/s.txt")
+total=$(awk '/^# [0-9]+ samples/ { print $2 }' "$tmp/s.txt")
 pprof -top "$tmp/s.pb.gz" >"$tmp/top"
 has "saved: -top total is the text's ($total)" "$tmp/top" \
 	"accounting for $total, 100% of $total total"
@@ -200,6 +224,17 @@ has "saved: -raw: the library second, no build-id" "$tmp/raw" \
 	"^2: .* $so +\[FN\]\[FL\]\[LN\]$"
 has "saved: -raw: two sample types, period 1e9 / 250" "$tmp/raw" \
 	"^Period: 4000000$"
+# The library's mapping starts at 0x10, in its first PT_LOAD (offset 0,
+# address 0): its file offset is 0x10, not 0; and -disasm finds so_work's
+# instructions in the file, its 4 samples on the one holding the bin.
+has "saved: -raw: the library's file offset is its start's (0x10)" \
+	"$tmp/raw" "^2: 0x10/0x[0-9a-f]+/0x10 "
+pprof -comments "$tmp/s.pb.gz" >"$tmp/comments"
+has "saved: -comments: the command line profiled" "$tmp/comments" \
+	"^command: sym --fast 'a b'$"
+pprof -disasm=so_work "$tmp/s.pb.gz" >"$tmp/disasm"
+has "saved: -disasm=so_work: its samples on its instructions" \
+	"$tmp/disasm" "^ +4 +4 +[0-9a-f]+: .*;so_work cli_so_target\.c:[0-9]+"
 p100=$(awk '/^# +[0-9]+ +[0-9.]+ +100 / { print $2 }' "$tmp/s.pp")
 pprof -tags "$tmp/s.pb.gz" >"$tmp/tags"
 has "saved: -tags: pid 100 has its --per-process samples ($p100)" \
@@ -247,13 +282,13 @@ f=$tmp/fde
 for fn in fde_loop main.cold; do
 	at=$(nm "$full" | awk -v f="$fn" '$3 == f { sub(/^0+/, "", $1); print $1 }')
 	has "stripped: $fn is cli_fde_target.stripped+0x$at" "$tmp/f.txt" \
-		"  cli_fde_target\.stripped\+0x$at "
+		"  cli_fde_target\.stripped\+0x$at( |$)"
 done
 has "stripped: 10 samples in fde_loop's range" "$tmp/f.txt" \
 	"^ +10 .*  cli_fde_target\.stripped\+0x"
 has "stripped: the sample in no FDE stays [unknown]" "$tmp/f.txt" \
 	"^ +2 .*  \[unknown\]$"
-at=$(sed -n 's/.*  cli_fde_target\.stripped+0x\([0-9a-f]*\) .*/\1/p' "$tmp/f.txt" |
+at=$(sed -n 's/.*  cli_fde_target\.stripped+0x\([0-9a-f]*\)$/\1/p' "$tmp/f.txt" |
 	head -1)
 addr2line -f -e "$full" "0x$at" | head -1 >"$tmp/a2l"
 has "stripped: addr2line -e the unstripped copy names 0x$at" "$tmp/a2l" \
@@ -282,8 +317,11 @@ has "stripped: json: the object's hint, DEBUGINFOD_URLS unset" \
 DEBUGINFOD_URLS=http://127.0.0.1:1 "$ctl" report "$f" >"$tmp/f.set"
 has "stripped: text: with DEBUGINFOD_URLS set, the hint says -g only" \
 	"$tmp/f.set" "^$hint$"
-"$ctl" report --format=csv "$f" >"$tmp/csv"
-has "stripped: csv: the hint in the header" "$tmp/csv" "^$hint"
+"$ctl" report --per-object --format=csv "$f" >"$tmp/csv" 2>"$tmp/csv.err"
+has "stripped: csv: the hint on standard error" "$tmp/csv.err" \
+	"^profil-ctl: report: ${hint#\# }"
+if grep -q '^#' "$tmp/csv"; then notok "stripped: csv: no comment lines"
+else ok "stripped: csv: no comment lines"; fi
 has "stripped: csv: the range by name and address" "$tmp/csv" \
 	",cli_fde_target\.stripped\+0x$at,0x$at,[0-9]+,10,"
 pprof -raw "$tmp/f.pb.gz" >"$tmp/raw"

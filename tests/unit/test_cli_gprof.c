@@ -144,7 +144,7 @@ static void ctl_flat(const char *file, struct flat *fl)
 		double count, pct;
 
 		if (!strncmp(line, "function,", 9) ||
-		    !strncmp(line, "*unknown*", 9))
+		    !strncmp(line, "[unknown]", 9))
 			continue;
 		assert_true(fl->n < MAXF);
 		assert_int_equal(sscanf(line, "%127[^,],%*[^,],%*[^,],%lf,%lf,"

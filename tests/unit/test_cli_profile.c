@@ -100,7 +100,7 @@ static void build(struct profile *p)
 	add_range(c, 0x1000, 0x1010, b13, 4);
 }
 
-/* profile_report() into a string. */
+/* profile_report() into a string, one table per object. */
 static char *report_str(const struct profile *p, enum render_view view,
 			enum render_format fmt, bool per_process, bool verbose)
 {
@@ -114,6 +114,7 @@ static char *report_str(const struct profile *p, enum render_view view,
 	o.render.view = view;
 	o.render.format = fmt;
 	o.render.verbose = verbose;
+	o.per_object = true;
 	assert_int_equal(profile_report(f, p, &o, per_process, "test"), 0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
@@ -148,7 +149,16 @@ static void test_header(void **state)
 
 	(void)state;
 	build(&p);
+	/* One line: samples, seconds, CPU time, what was not charged. */
 	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, false, false);
+	assert_true(!strncmp(s, "# 24 samples, 0.240 s at 100 Hz, of 0.630 s "
+			     "CPU time: not charged 8 kernel-mode ticks, 1 "
+			     "outside any mapping, 2 saturated, 1 lost, 3 "
+			     "missed periods (-v: the accounting)\n#", 133));
+	assert_null(strstr(s, "# ticks"));
+	free(s);
+	/* -v: the whole accounting. */
+	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, false, true);
 	cli_test_has(s, "# user samples               24  (every percentage is of "
 	    "all user samples)\n");
 	cli_test_has(s, "# kernel-mode ticks           8  (not charged)\n");
@@ -176,6 +186,10 @@ static void test_header(void **state)
 	profile_acct_unknown(&p.acct);
 	p.rate = 0;
 	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, false, false);
+	cli_test_has(s, "# 24 samples, rate unknown; CPU time unknown (-v: the "
+	    "accounting)\n");
+	free(s);
+	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, false, true);
 	cli_test_has(s, "# kernel-mode ticks     unknown");
 	cli_test_has(s, "# ticks                 unknown\n");
 	cli_test_has(s, "# rate                  unknown\n");
@@ -380,12 +394,11 @@ static void test_csv(void **state)
 	for (v = 0; v < 3; v++) {
 		s = report_str(&p, (enum render_view)v, RENDER_CSV, v == 0,
 			       false);
-		/* The totals header as comments, then one table. */
-		assert_true(!strncmp(s, "# user samples", 14));
-		cli_test_has(s, "# note: " GONE ": no symbols");
+		/* A plain table: its header row first, no comments. */
 		hdr = strstr(s, cols[v]);
-		if (!hdr)
-			fail_msg("no header %s in:\n%s", cols[v], s);
+		if (hdr != s)
+			fail_msg("not first: header %s in:\n%s", cols[v], s);
+		assert_null(strstr(s, "\n#"));
 		assert_null(strstr(hdr + 1, cols[v]));
 		rows = 0;
 		for (line = hdr; *line; line = strchr(line, '\n') + 1) {
@@ -736,11 +749,12 @@ static void test_report_cmd(void **state)
 	write_file(path, a);
 	free(a);
 	/* report FILE, report -f FILE, report -f - */
-	expect(ctl("report", path, NULL), 0, out, "# user samples");
+	expect(ctl("report", "--per-object", path, NULL), 0, out,
+	       "# 24 samples, ");
 	expect(0, 0, out, "== " SYM ": 12 samples, 50.00% ==");
 	assert_string_equal(err, "");
-	expect(ctl("report", "-f", path, "--per-process", NULL), 0, out,
-	       "==== pid 101 (so user)");
+	expect(ctl("report", "-f", path, "--per-process", "--per-object",
+		   NULL), 0, out, "==== pid 101 (so user)");
 	expect(ctl("report", "--format=json", path, NULL), 0, out,
 	       "\"parts\": [");
 	snprintf(gz, sizeof(gz), "%s.gz", path);
@@ -791,14 +805,13 @@ static void test_report_merge(void **state)
 	save_as(&p, "a.profile", a, sizeof(a));
 	save_as(&p, "b.profile", b, sizeof(b));
 	/* Twice the samples, the same shares; four processes. */
-	expect(ctl("report", a, b, NULL), 0, out,
-	       "# user samples               48  (every percentage is of "
-	       "all user samples)\n");
+	expect(ctl("report", "--per-object", a, b, NULL), 0, out,
+	       "# 48 samples, 0.480 s at 100 Hz, of 1.260 s CPU time");
 	expect(0, 0, out, "== " SYM ": 24 samples, 50.00% ==");
 	expect(0, 0, out, "== " SO " (build-id " WRONG_ID "): 16 samples, "
 	       "33.33% ==");
-	expect(ctl("report", "--per-process", a, b, NULL), 0, out,
-	       "==== pid 101 (so user)");
+	expect(ctl("report", "--per-process", "--per-object", a, b, NULL), 0,
+	       out, "==== pid 101 (so user)");
 	if (strstr(strstr(out, "==== pid 101") + 1, "==== pid 101") == NULL)
 		fail_msg("pid 101 once only:\n%s", out);
 	expect(ctl("report", "-e", SYM, a, b, NULL), 2, err,
@@ -807,9 +820,9 @@ static void test_report_merge(void **state)
 	snprintf(gm, sizeof(gm), "%s/g.out", dir);
 	expect(ctl("report", a, "--format=gmon", "-o", gm, NULL), 0, err,
 	       "g.out");
-	expect(ctl("report", SYM, a, gm, NULL), 0, out,
+	expect(ctl("report", "--per-object", SYM, a, gm, NULL), 0, out,
 	       "== " SYM ": 24 samples,");
-	expect(0, 0, out, "# user samples               36");
+	expect(0, 0, out, "# 36 samples, ");
 
 	/* Another program: the main executable's build-ids differ. */
 	p.objects[0].build_id = strdup("aabbccdd");
@@ -833,12 +846,264 @@ static void test_report_merge(void **state)
 	snprintf(msg, sizeof(msg), "%s and %s: bins of 4 and 8 bytes", other,
 		 rate);
 	expect(ctl("report", other, rate, NULL), 1, err, msg);
+	/*
+	 * Another program by path, one of them without a build-id: refused
+	 * by merge and diff alike, unless --force.
+	 */
+	p.bin_bytes = 4;
+	free(p.objects[0].build_id);
+	p.objects[0].build_id = NULL;
+	free(p.objects[0].path);
+	p.objects[0].path = strdup("/elsewhere/other");
+	free(p.processes[0].exe);
+	p.processes[0].exe = strdup("/elsewhere/other");
+	save_as(&p, "other.profile", rate, sizeof(rate));
+	snprintf(msg, sizeof(msg), "%s and %s: not profiles of one program "
+		 "(" SYM " and /elsewhere/other, one without a build-id): "
+		 "--force to combine them anyway", b, rate);
+	expect(ctl("report", b, rate, NULL), 1, err, msg);
+	expect(ctl("report", "--diff", b, rate, NULL), 1, err, msg);
+	expect(ctl("report", "--force", b, rate, NULL), 0, out,
+	       "# 48 samples, ");
+	/* One file by another name is the same program. */
+	free(p.objects[0].path);
+	p.objects[0].path = strdup(UNIT_OUT "/../unit/cli_sym_target");
+	free(p.processes[0].exe);
+	p.processes[0].exe = strdup(UNIT_OUT "/../unit/cli_sym_target");
+	save_as(&p, "renamed.profile", rate, sizeof(rate));
+	expect(ctl("report", b, rate, NULL), 0, out, "# 48 samples, ");
 	/* --diff of a profile with itself: no change anywhere. */
 	expect(ctl("report", "--diff", b, b, NULL), 0, out,
 	       "       10        10        +0   41.67   41.67    +0.00  "
 	       "target_alpha\n");
 	expect(0, 0, out, "so_work (cli_so_target.so)\n");
 	profile_free(&p);
+}
+
+/*
+ * The ranked list, perf report's default view: one list across objects
+ * and processes, rows per --sort keys (comm,dso,sym by default), --top
+ * and --percent-limit over it, the filters, -i, "--opt VAL".
+ */
+static void test_ranked_list(void **state)
+{
+	static const char head[] = "    count      %   seconds  command  "
+		"object            symbol\n";
+	static const char alpha[] = "       10  41.67     0.100  sym      "
+		"cli_sym_target    target_alpha\n";
+	static const char work[] = "        5  20.83     0.050  so user  "
+		"cli_so_target.so  so_work\n";
+	static const char gone[] = "        4  16.67     0.040  so user  "
+		"libgone.so        [unknown]\n";
+	static const char unc[] = "        3  12.50     0.030  sym      "
+		"cli_so_target.so  " PROFILE_UNCOVERED_ROW "\n";
+	static const char unk[] = "        2   8.33     0.020  sym      "
+		"cli_sym_target    [unknown]\n";
+	char path[128], gm[160];
+	struct profile p;
+
+	(void)state;
+	build(&p);
+	save_as(&p, "list.profile", path, sizeof(path));
+	profile_free(&p);
+	/* Every row across objects, most samples first, then the total. */
+	expect(ctl("report", path, NULL), 0, out, head);
+	before(out, head, alpha);
+	before(out, alpha, work);
+	before(out, work, gone);
+	before(out, gone, unc);
+	before(out, unc, unk);
+	before(out, unk, "       24 100.00     0.240  total\n");
+	assert_null(strstr(out, "== "));
+	/* --top and --percent-limit: of the list, not of each object. */
+	expect(ctl("report", "--top", "2", "-i", path, NULL), 0, out, work);
+	assert_null(strstr(out, gone));
+	expect(0, 0, out, "# 3 more rows (--top, --percent-limit): count 9, "
+	       "37.50%\n");
+	expect(ctl("report", "--percent-limit", "15", path, NULL), 0, out,
+	       gone);
+	assert_null(strstr(out, unc));
+	expect(0, 0, out, "# 2 more rows (--top, --percent-limit): count 5, "
+	       "20.83%\n");
+	/* Keys: one, another, in the order given. */
+	expect(ctl("report", "--sort", "dso", path, NULL), 0, out,
+	       "    count      %   seconds  object\n");
+	before(out, "       12  50.00     0.120  cli_sym_target\n",
+	       "        8  33.33     0.080  cli_so_target.so\n");
+	expect(ctl("report", "--sort=sym", path, NULL), 0, out,
+	       "        6  25.00     0.060  [unknown]\n");
+	expect(ctl("report", "--sort", "comm", path, NULL), 0, out,
+	       "       15  62.50     0.150  sym\n");
+	expect(ctl("report", "--sort", "sym,dso", "--top=3", path, NULL), 0, out,
+	       "    count      %   seconds  symbol        object\n");
+	expect(0, 0, out, "        4  16.67     0.040  [unknown]     "
+	       "libgone.so\n");
+	expect(ctl("report", "--per-process", path, NULL), 0, out,
+	       "        5  20.83     0.050  101:so user  cli_so_target.so  "
+	       "so_work\n");
+	/* Filters: the rest is counted out. */
+	expect(ctl("report", "--comms", "so user", path, NULL), 0, out, work);
+	assert_null(strstr(out, alpha));
+	expect(0, 0, out, "# filtered out (--comms, --dsos, --symbols): "
+	       "count 15, 62.50%\n");
+	expect(ctl("report", "--dsos=libgone.so," SYM, path, NULL), 0, out,
+	       "     0.040  so user  libgone.so      [unknown]\n");
+	expect(0, 0, out, "     0.100  sym      cli_sym_target  target_alpha\n");
+	assert_null(strstr(out, "so_work"));
+	expect(ctl("report", "--symbols", "so_work", path, NULL), 0, out,
+	       "  so_work\n");
+	assert_null(strstr(out, "target_alpha"));
+	/* CSV and JSON: the same rows. */
+	expect(ctl("report", "--format", "csv", path, NULL), 0, out,
+	       "pid,comm,object,build_id,function,count,percent,seconds,"
+	       "calls\n,sym," SYM ",,target_alpha,10,41.6667,0.100000,0\n");
+	assert_true(!strncmp(out, "pid,", 4));
+	expect(0, 0, out, "\n,so user," GONE ",,[unknown],4,16.6667,0.040000,"
+	       "0\n");
+	expect(ctl("report", "--format=json", "--top=1", path, NULL), 0, out,
+	       "\"list\": {\"keys\": [\"comm\", \"dso\", \"sym\"],");
+	expect(0, 0, out, "\"function\": \"target_alpha\", \"count\": 10, ");
+	expect(0, 0, out, "\"hidden\": {\"rows\": 4, \"count\": 14, ");
+	/* Bad keys; keys and filters of a gmon.out, which has neither. */
+	expect(ctl("report", "--sort", "size", path, NULL), 2, err,
+	       "--sort: unknown key 'size'");
+	expect(ctl("report", "--sort=sym,sym", path, NULL), 2, err,
+	       "--sort: key 'sym' given twice");
+	snprintf(gm, sizeof(gm), "%s/list.gmon", dir);
+	expect(ctl("report", path, "--format=gmon", "-o", gm, NULL), 0, err,
+	       "list.gmon");
+	expect(ctl("report", "--sort", "dso", SYM, gm, NULL), 2, err,
+	       "--sort with pid, comm, dso or sym: ");
+	expect(ctl("report", "--comms", "sym", SYM, gm, NULL), 2, err,
+	       "--comms: ");
+	/* A bare --sort before an operand leaves it an operand. */
+	expect(ctl("report", "--sort", path, NULL), 0, out, head);
+}
+
+/*
+ * One name for one function: the line view names a function as the
+ * function view does (the symbols' so_aa_alias), not by DWARF's name of
+ * its definition (so_impl_zz); a compat alias (so_a_old@SO_1, as glibc's
+ * cfree@GLIBC_2.2.5) never names it.
+ */
+static void test_one_name(void **state)
+{
+	const uint64_t b[1] = { 7 };
+	uint64_t at = (cli_test_func_addr(SO, "so_aa_alias") + 3) & ~3ULL;
+	struct profile p = { .rate = 100, .bin_bytes = 4 };
+	struct profile_count *c;
+	char *s;
+
+	(void)state;
+	assert_int_equal(profile_object_add(&p, SO, NULL), 0);
+	assert_int_equal(profile_process_add(&p, 1, 0, "so", SO), 0);
+	c = profile_count_get(&p, 0, 0);
+	assert_non_null(c);
+	assert_int_equal(hist_add_range(&c->hist, at, at + 4, b, 1), 0);
+	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, false, false);
+	cli_test_has(s, "  so_aa_alias\n");
+	free(s);
+	s = report_str(&p, RENDER_LINES, RENDER_TEXT, false, false);
+	cli_test_has(s, "cli_so_target.c:");
+	cli_test_has(s, " (so_aa_alias)\n");
+	assert_null(strstr(s, "so_impl_zz"));
+	free(s);
+	profile_free(&p);
+
+	/* A compat alias (name@VERSION) is not the function's name. */
+	memset(&p, 0, sizeof(p));
+	p.rate = 100;
+	p.bin_bytes = 4;
+	at = (cli_test_func_addr(SO, "so_b_new") + 3) & ~3ULL;
+	assert_int_equal(profile_object_add(&p, SO, NULL), 0);
+	assert_int_equal(profile_process_add(&p, 1, 0, "so", SO), 0);
+	c = profile_count_get(&p, 0, 0);
+	assert_non_null(c);
+	assert_int_equal(hist_add_range(&c->hist, at, at + 4, b, 1), 0);
+	s = report_str(&p, RENDER_FUNCS, RENDER_TEXT, false, false);
+	cli_test_has(s, "  so_b_new\n");
+	assert_null(strstr(s, "@SO_1"));
+	free(s);
+	profile_free(&p);
+}
+
+/*
+ * The command line names the profile: kept by save and load, the HTML
+ * page's title, callgrind's cmd:, JSON's "command" (pprof's comment:
+ * pprof_test.sh, through go tool pprof -comments).
+ */
+static void test_command(void **state)
+{
+	char *const argv[] = { "sh", "-c", "sort f | wc" };
+	char path[128];
+	struct profile p, q;
+	char e[256], *a;
+
+	(void)state;
+	build(&p);
+	assert_int_equal(profile_set_command(&p, argv, 3), 0);
+	assert_string_equal(p.command, "sh -c 'sort f | wc'");
+	a = save_str(&p);
+	cli_test_has(a, "\ncommand \"sh%20-c%20'sort%20f%20|%20wc'\"\n");
+	memset(&q, 0, sizeof(q));
+	assert_int_equal(load_str(a, strlen(a), &q, e, sizeof(e)), 0);
+	assert_string_equal(q.command, p.command);
+	profile_free(&q);
+	snprintf(path, sizeof(path), "%s/cmd.profile", dir);
+	write_file(path, a);
+	free(a);
+	profile_free(&p);
+	expect(ctl("report", "--format=html", path, NULL), 0, out,
+	       "<title>profil-ctl: sh -c ");
+	expect(0, 0, out, "Profile of <code>sh -c ");
+	expect(ctl("report", "--format=callgrind", path, NULL), 0, out,
+	       "\ncmd: sh -c 'sort f | wc'\n");
+	expect(ctl("report", "--format=json", path, NULL), 0, out,
+	       "\"command\": \"sh -c 'sort f | wc'\"");
+}
+
+/*
+ * The default CSV, the ranked list, read by Python's csv module as
+ * most CSV readers read a file: no comment lines, one header row, then
+ * a row per entry, most samples first; notes on standard error.
+ */
+static void test_csv_reader(void **state)
+{
+	static const char check[] =
+		"import csv, sys\n"
+		"rows = list(csv.DictReader(open(sys.argv[1], newline='')))\n"
+		"assert [r['function'] for r in rows[:2]] == "
+		"['target_alpha', 'so_work'], rows\n"
+		"assert rows[0]['comm'] == 'sym' and rows[0]['object'] == "
+		"sys.argv[2], rows[0]\n"
+		"assert rows[0]['count'] == '10' and rows[0]['percent'] == "
+		"'41.6667', rows[0]\n"
+		"assert sum(float(r['count']) for r in rows) == 24, rows\n"
+		"assert all(r['pid'] == '' for r in rows), rows\n";
+	char path[128], py[128];
+	char *a;
+
+	(void)state;
+	if (sh("python3 -c 'import csv' 2>/dev/null"))
+		skip();
+	{
+		struct profile p;
+
+		build(&p);
+		a = save_str(&p);
+		profile_free(&p);
+	}
+	snprintf(path, sizeof(path), "%s/csv.profile", dir);
+	write_file(path, a);
+	free(a);
+	expect(ctl("report", "--format=csv", path, NULL), 0, err,
+	       "profil-ctl: report: note: " GONE ": no symbols");
+	snprintf(path, sizeof(path), "%s/list.csv", dir);
+	write_file(path, out);
+	snprintf(py, sizeof(py), "%s/check_csv.py", dir);
+	write_file(py, check);
+	if (sh("python3 %s %s %s", py, path, SYM))
+		fail_msg("python3's csv module on:\n%s", out);
 }
 
 static int setup(void **state)
@@ -877,6 +1142,10 @@ int main(void)
 		cmocka_unit_test(test_gmon),
 		cmocka_unit_test(test_report_cmd),
 		cmocka_unit_test(test_report_merge),
+		cmocka_unit_test(test_ranked_list),
+		cmocka_unit_test(test_csv_reader),
+		cmocka_unit_test(test_one_name),
+		cmocka_unit_test(test_command),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * profil-ctl's renderers (cli/format/render.c) with fake symbols: attribution
- * (whole and split bins, *unknown*, its gaps and what gprof would charge
+ * (whole and split bins, [unknown], its gaps and what gprof would charge
  * instead), order, totals, --sort, -a, -v, the
  * line and bin views, CSV, JSON, the reasons for an empty profile, and
  * the gmon.out rewrite read back.
@@ -99,16 +99,22 @@ static void test_attribution_and_order(void **state)
 	assert_true(count_of(out, "alpha") == 3);
 	assert_true(count_of(out, "beta") == 5);
 	assert_true(count_of(out, "gamma") == 3);
-	assert_true(count_of(out, "*unknown*") == 7);
+	assert_true(count_of(out, "[unknown]") == 7);
 	assert_true(count_of(out, "total") == 18);
-	/* Address order, then *unknown*, then total. */
+	/* Address order, then [unknown], then total. */
 	assert_true(row_of(out, "alpha") < row_of(out, "beta"));
 	assert_true(row_of(out, "beta") < row_of(out, "gamma"));
-	assert_true(row_of(out, "gamma") < row_of(out, "*unknown*"));
-	assert_true(row_of(out, "*unknown*") < row_of(out, "total"));
-	/* count, %, seconds at 100 Hz, name, load = count / 16 bytes. */
-	assert_non_null(strstr(out, "        5  27.78     0.050  beta"));
+	assert_true(row_of(out, "gamma") < row_of(out, "[unknown]"));
+	assert_true(row_of(out, "[unknown]") < row_of(out, "total"));
+	/* count, %, seconds at 100 Hz, name; no load without -v. */
+	assert_non_null(strstr(out, "        5  27.78     0.050  beta\n"));
+	assert_null(strstr(out, "load"));
+	free(out);
+	/* -v: load = count / 16 bytes, after the name. */
+	o.verbose = true;
+	out = render_str(&h, &syms, &o);
 	assert_non_null(strstr(out, "   0.3125\n"));
+	o.verbose = false;
 	free(out);
 	hist_free(&h);
 }
@@ -133,12 +139,12 @@ static void test_sort_all_verbose(void **state)
 	o = (struct render_opts){ .view = RENDER_FUNCS };
 	out = render_str(&h, &syms, &o);
 	assert_null(row_of(out, "beta"));
-	assert_null(row_of(out, "*unknown*"));
+	assert_null(row_of(out, "[unknown]"));
 	free(out);
 	o.all = true;
 	out = render_str(&h, &syms, &o);
 	assert_true(count_of(out, "beta") == 0);
-	assert_true(count_of(out, "*unknown*") == 0);
+	assert_true(count_of(out, "[unknown]") == 0);
 	free(out);
 	/* -v: address and size first. */
 	o.verbose = true;
@@ -167,7 +173,7 @@ static void test_split_bin(void **state)
 	/* left: half of bin 0; right: half of bin 0, half of bin 1. */
 	assert_true(count_of(out, "left") == 2);
 	assert_true(count_of(out, "right") == 2 + 4);
-	assert_true(count_of(out, "*unknown*") == 4);
+	assert_true(count_of(out, "[unknown]") == 4);
 	assert_true(count_of(out, "total") == 12);
 	free(out);
 	/* -v: the unknown half of bin 1, after right's bounds. */
@@ -175,6 +181,41 @@ static void test_split_bin(void **state)
 	out = render_str(&h, &s, &o);
 	assert_non_null(strstr(out, "0000000000001006        2         4  "
 				    "33.33     0.400    after right+0x4\n"));
+	free(out);
+	hist_free(&h);
+}
+
+/*
+ * The text shows whole samples: a bin split across a function's bound
+ * gives fractions, rounded without -v and said so; -v shows them and
+ * says why.
+ */
+static void test_whole_counts(void **state)
+{
+	static const struct sym_func odd[] = {
+		{ 0x1000, 0x1002, "left", 0 },
+		{ 0x1002, 0x1006, "right", 0 },
+	};
+	const struct render_syms s = { .funcs = odd, .nfuncs = 2 };
+	const uint64_t bins[2] = { 5, 8 };	/* left 2.5, right 6.5 */
+	struct render_opts o = { .view = RENDER_FUNCS, .sort = true };
+	struct hist h = { .rate = 10 };
+	char *out;
+
+	(void)state;
+	assert_int_equal(hist_add_range(&h, 0x1000, 0x1008, bins, 2), 0);
+	out = render_str(&h, &s, &o);
+	assert_non_null(strstr(out, "        6  50.00     0.650  right\n"));
+	assert_non_null(strstr(out, "        2  19.23     0.250  left\n"));
+	assert_non_null(strstr(out, "# counts rounded to whole samples: bins "
+				    "that straddle a function's bound are "
+				    "split (-v: the fractions)\n"));
+	free(out);
+	o.verbose = true;
+	out = render_str(&h, &s, &o);
+	assert_non_null(strstr(out, "     6.50  50.00     0.650  right "));
+	assert_non_null(strstr(out, "# fractions: a bin that straddles a "
+				    "function's bound is split"));
 	free(out);
 	hist_free(&h);
 }
@@ -202,7 +243,7 @@ static void test_unknown_gaps(void **state)
 	assert_int_equal(hist_add_range(&h, 0x1000, 0x1040, more, 16), 0);
 	assert_int_equal(hist_add_range(&h, 0x1040, 0x1048, tail, 2), 0);
 	out = render_str(&h, &syms, &o);
-	assert_true(count_of(out, "*unknown*") == 1 + 7 + 10);
+	assert_true(count_of(out, "[unknown]") == 1 + 7 + 10);
 	assert_non_null(strstr(out, "0000000000000fe0        4         1   "
 				    "5.56     0.010    before alpha\n"));
 	assert_non_null(strstr(out, "0000000000001020       12         7  "
@@ -210,10 +251,10 @@ static void test_unknown_gaps(void **state)
 	assert_non_null(strstr(out, "0000000000001040        8        10  "
 				    "55.56     0.100    after gamma+0x10\n"));
 	assert_non_null(strstr(out, "# gprof would charge 17 of the "
-				    "*unknown* samples (94.44%) to the "
+				    "[unknown] samples (94.44%) to the "
 				    "function whose entry precedes them\n"));
-	/* Address order, after *unknown*, before total. */
-	assert_true(row_of(out, "*unknown*") < strstr(out, "before alpha"));
+	/* Address order, after [unknown], before total. */
+	assert_true(row_of(out, "[unknown]") < strstr(out, "before alpha"));
 	assert_true(strstr(out, "before alpha") < strstr(out, "after beta"));
 	assert_true(strstr(out, "after gamma") < row_of(out, "total"));
 	free(out);
@@ -352,7 +393,7 @@ static void test_zero_in_output(void **state)
 	hist_free(&h);
 }
 
-/* No symbols at all: everything is *unknown*, and the text says why. */
+/* No symbols at all: everything is [unknown], and the text says why. */
 static void test_stripped(void **state)
 {
 	const uint64_t bins[16] = { 2, 3 };
@@ -364,7 +405,7 @@ static void test_stripped(void **state)
 	make_hist(&h, bins, 100);
 	out = render_str(&h, NULL, &o);
 	assert_non_null(strstr(out, "# no function symbols"));
-	assert_true(count_of(out, "*unknown*") == 5);
+	assert_true(count_of(out, "[unknown]") == 5);
 	free(out);
 	hist_free(&h);
 }
@@ -409,7 +450,7 @@ static void test_lines(void **state)
 	assert_true(count_of(out, "a.c:1") == 8);
 	assert_true(count_of(out, "b.c:10") == 3);
 	assert_true(count_of(out, "b.c:11") == 4);
-	assert_true(count_of(out, "*unknown*") == 7);
+	assert_true(count_of(out, "[unknown]") == 7);
 	assert_true(count_of(out, "total") == 22);
 	/* File, then line order; the function is named. */
 	assert_true(row_of(out, "a.c:1") < row_of(out, "b.c:10"));
@@ -424,10 +465,10 @@ static void test_lines(void **state)
 	hist_free(&h);
 }
 
-/* Zero rows are hidden, *unknown* too; -a shows every bin's line. */
+/* Zero rows are hidden, [unknown] too; -a shows every bin's line. */
 static void test_lines_all(void **state)
 {
-	/* b.c:10 = 1 + 2, a.c:1 = 3: nothing *unknown*. */
+	/* b.c:10 = 1 + 2, a.c:1 = 3: nothing [unknown]. */
 	const uint64_t bins[16] = { 1, 2, 0, 0, 0, 0, 0, 0,
 				    0, 0, 0, 0, 3, 0, 0, 0 };
 	struct render_opts o = { .view = RENDER_LINES };
@@ -440,14 +481,14 @@ static void test_lines_all(void **state)
 	assert_true(count_of(out, "b.c:10") == 3);
 	assert_true(count_of(out, "a.c:1") == 3);
 	assert_null(row_of(out, "b.c:11"));
-	assert_null(row_of(out, "*unknown*"));
+	assert_null(row_of(out, "[unknown]"));
 	free(out);
 	o.all = true;
 	out = render_str(&h, &line_syms, &o);
 	assert_true(count_of(out, "b.c:10") == 3);
 	assert_true(count_of(out, "b.c:11") == 0);
 	assert_true(count_of(out, "b.c:13") == 0);
-	assert_true(count_of(out, "*unknown*") == 0);
+	assert_true(count_of(out, "[unknown]") == 0);
 	assert_true(count_of(out, "total") == 6);
 	assert_true(row_of(out, "b.c:11") < row_of(out, "b.c:13"));
 	free(out);
@@ -500,7 +541,7 @@ static void test_bins(void **state)
 	assert_non_null(strstr(out, "0000000000001004 0000000000001008"
 				    "         6  alpha+0x4\n"));
 	assert_non_null(strstr(out, "0000000000001020 0000000000001024"
-				    "         2  *unknown*\n"));
+				    "         2  [unknown]\n"));
 	assert_null(strstr(out, "0000000000001000 "));
 	free(out);
 	o.all = true;
@@ -529,7 +570,7 @@ static void test_csv(void **state)
 	assert_string_equal(out,
 		"function,address,size,count,percent,seconds,calls\n"
 		"\"op,\"\"x\"\"\",0x1000,32,1,25.0000,0.010000,0\n"
-		"*unknown*,,,3,75.0000,0.030000,0\n");
+		"[unknown],,,3,75.0000,0.030000,0\n");
 	free(out);
 	hist_free(&h);
 }
@@ -677,6 +718,7 @@ int main(void)
 		cmocka_unit_test(test_attribution_and_order),
 		cmocka_unit_test(test_sort_all_verbose),
 		cmocka_unit_test(test_split_bin),
+		cmocka_unit_test(test_whole_counts),
 		cmocka_unit_test(test_unknown_gaps),
 		cmocka_unit_test(test_unknown_no_symbols),
 		cmocka_unit_test(test_calls),

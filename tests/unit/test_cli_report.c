@@ -122,7 +122,7 @@ static int setup(void **state)
 	if (!p || fscanf(p, "target_alpha %llx target_beta %llx", &alpha,
 			 &beta) != 2 || pclose(p))
 		return -1;
-	/* bin 2 starts at alpha; bin 0 at alpha - 8 (below it: *unknown*
+	/* bin 2 starts at alpha; bin 0 at alpha - 8 (below it: [unknown]
 	 * or another function). */
 	g.low_pc = alpha - 8;
 	g.high_pc = alpha + 8;
@@ -208,7 +208,7 @@ static void test_help(void **state)
 		  { "-o, --output=FILE", "-a, --all", "--format=FMT" },
 		  "--duration" },
 		{ "report", "report [options] [BINARY] [FILE...]",
-		  { "--sort[=KEY]", "--top=N", "load      samples per byte" },
+		  { "--sort[=KEYS]", "--top=N", "load      (-v) samples per byte" },
 		  "--pid" },
 	};
 	static const char *const ways[][2] = {
@@ -291,6 +291,70 @@ static void test_report_failures(void **state)
 	       "profil-ctl: report: /: Is a directory");
 }
 
+/*
+ * What does not match fails (exit 1) unless --force, naming what is
+ * wrong; options a format or mode would drop are refused (exit 2).
+ */
+static void test_report_fails_loudly(void **state)
+{
+	char msg[256];
+
+	(void)state;
+	/* No program: gprof fails there too. */
+	snprintf(msg, sizeof(msg), "profil-ctl: report: no program to name "
+		 "%s's addresses: a.out: No such file or directory (name it: "
+		 "report BINARY GMON, or -e BINARY; --force for addresses "
+		 "only)", good);
+	expect(ctl("report", "-f", good, NULL), 1, err, msg);
+	assert_string_equal(out, "");
+	/* Another program (PIE, far from the target's addresses). */
+	snprintf(msg, sizeof(msg), "profil-ctl: report: %s: none of its 5 "
+		 "samples is in a function of %s: is that the program that "
+		 "wrote it? (--force: report them as [unknown])", good, PG);
+	expect(ctl("report", PG, good, NULL), 1, err, msg);
+	expect(ctl("report", "--force", PG, good, NULL), 0, out,
+	       "        5 100.00     0.050  [unknown]\n");
+	snprintf(msg, sizeof(msg), "profil-ctl: report: %s and 1 more: none "
+		 "of its 10 samples is in a function of %s", good, PG);
+	expect(ctl("report", PG, good, good, NULL), 1, err, msg);
+	/* The operand the user gave is the one named. */
+	expect(ctl("report", "/nonexistent.profile", NULL), 1, err,
+	       "profil-ctl: report: /nonexistent.profile: No such file or "
+	       "directory");
+	/* Options that would be dropped. */
+	expect(ctl("report", "--format=pprof", "--percent-limit=5", TARGET,
+		   good, NULL), 2, err, "--top, --percent-limit: not with "
+	       "--format=pprof, which keeps every sample");
+	expect(ctl("report", "--format=callgrind", "--top=3", TARGET, good,
+		   NULL), 2, err, "not with --format=callgrind");
+	expect(ctl("report", "--format=html", "--lines", TARGET, good, NULL),
+	       2, err, "--lines, -b: not with --format=html");
+	expect(ctl("report", "--lines", "-b", TARGET, good, NULL), 2, err,
+	       "--lines and -b: one view or the other");
+	/* The live commands' report options, refused before any kernel. */
+	expect(ctl("run", "--format=pprof", "--top=3", "-o", "r.pb", "--",
+		   "true", NULL), 2, err, "--top, --percent-limit: not with "
+	       "--format=pprof");
+	expect(ctl("show", "--sort", "dso", "1", NULL), 2, err,
+	       "--sort: pid, comm, dso and sym are keys of a whole "
+	       "program's list (run, attach)");
+	expect(ctl("report", "--format=csv", "--format", "json", TARGET, good,
+		   NULL), 2, err, "--format given twice (csv, then json)");
+	expect(ctl("report", "--diff", "--format=pprof", "-o", "d.pprof",
+		   TARGET, good, good, NULL), 2, err,
+	       "--diff: text, csv or json, not --format=pprof");
+	assert_int_not_equal(access("d.pprof", F_OK), 0);
+	expect(ctl("report", "--diff", "--format=html", TARGET, good, good,
+		   NULL), 2, err, "not --format=html");
+	expect(ctl("report", "--diff", "--per-process", TARGET, good, good,
+		   NULL), 2, err, "--diff: the functions of two profiles, not "
+	       "--per-process");
+	/* The same file twice: said, then summed. */
+	snprintf(msg, sizeof(msg), "warning: %s and %s are one file: its "
+		 "samples count twice", good, good);
+	expect(ctl("report", TARGET, good, good, NULL), 0, err, msg);
+}
+
 static void test_report_ok(void **state)
 {
 	struct hist h = { .rate = 0 };
@@ -300,16 +364,23 @@ static void test_report_ok(void **state)
 	expect(ctl("report", "-e", TARGET, "-f", good, NULL), 0, out,
 	       "        4  80.00     0.040  target_alpha");
 	expect(0, 0, out, "        5 100.00     0.050  total");
+	/* load, readprofile's samples per byte, is -v's, with the sizes. */
+	expect(ctl("report", "-e", TARGET, "-f", good, NULL), 0, out,
+	       "  function\n");
+	assert_null(strstr(out, "load"));
+	expect(ctl("report", "-v", "-e", TARGET, "-f", good, NULL), 0, out,
+	       "  function                              load\n");
 	/* gprof's positional form, and the line view. */
 	expect(ctl("report", TARGET, good, "--lines", NULL), 0, out,
 	       "cli_sym_target.c:");
 	expect(ctl("report", "-e", TARGET, "-f", good, "--format=csv", NULL),
 	       0, out, "target_alpha,0x");
-	/* No a.out in the directory: a warning, addresses only. */
-	expect(ctl("report", "-f", good, NULL), 0, err,
-	       "profil-ctl: report: a.out: No such file or directory: no "
-	       "symbols (name the program with -e)");
-	expect(0, 0, out, "# no function symbols");
+	/* No a.out in the directory: --force gives addresses only. */
+	expect(ctl("report", "--force", "-f", good, NULL), 0, err,
+	       "a.out: No such file or directory (name it: report BINARY "
+	       "GMON, or -e BINARY; --force: addresses only)");
+	expect(0, 0, out, "# no program read for symbols (name it: BINARY "
+	       "GMON, or -e): every sample is [unknown]");
 	/* The rewrite reads back. */
 	expect(ctl("report", "-f", good, "--format=gmon", "-o", out_path,
 		   NULL), 0, out, "");
@@ -328,8 +399,8 @@ static void test_report_bounds(void **state)
 	(void)state;
 	expect(ctl("report", "-e", BOUNDS ".dynsym", "-f", bounds, NULL), 0,
 	       out, "        3  27.27     0.030  bt_first");
-	expect(0, 0, out, "        7  63.64     0.070  *unknown*\n");
-	expect(0, 0, out, "# gprof would charge 7 of the *unknown* samples "
+	expect(0, 0, out, "        7  63.64     0.070  [unknown]\n");
+	expect(0, 0, out, "# gprof would charge 7 of the [unknown] samples "
 	       "(63.64%) to the function whose entry precedes them (-v: "
 	       "where)\n");
 	expect(ctl("report", "-e", BOUNDS ".dynsym", "-f", bounds, "-v",
@@ -340,8 +411,8 @@ static void test_report_bounds(void **state)
 	       "{\"count\": 7, ");
 	expect(ctl("report", "-e", BOUNDS, "-f", bounds, NULL), 0, out,
 	       "        5  45.45     0.050  bt_hidden");
-	expect(0, 0, out, "        2  18.18     0.020  *unknown*\n");
-	expect(0, 0, out, "# gprof would charge 2 of the *unknown* samples");
+	expect(0, 0, out, "        2  18.18     0.020  [unknown]\n");
+	expect(0, 0, out, "# gprof would charge 2 of the [unknown] samples");
 }
 
 static unsigned int count_str(const char *hay, const char *needle)
@@ -419,7 +490,14 @@ static void test_report_habits(void **state)
 	expect(ctl("report", "--percent-limit", "101", NULL), 2, err,
 	       "--percent-limit: '101' is not a percentage from 0 to 100");
 	expect(ctl("report", "--sort=size", NULL), 2, err,
-	       "--sort: unknown key 'size' (samples or address)");
+	       "--sort: unknown key 'size' (comm, dso, sym, pid; samples or "
+	       "address)");
+	/* perf's habit: "--sort KEY" as "--sort=KEY", -i FILE as -f. */
+	expect(ctl("report", "-e", BOUNDS, "-i", bounds, "--sort", "address",
+		   NULL), 0, out, "bt_hidden");
+	expect_order("bt_first", "bt_hidden");
+	expect(ctl("report", "--sort", "size", NULL), 2, err,
+	       "--sort: unknown key 'size'");
 	/* -F is --rate: the same check, before any kernel is asked. */
 	expect(ctl("start", "-F", "5", "1", NULL), 2, err,
 	       "--rate: '5' is not a rate from 10 to 10000 Hz");
@@ -584,6 +662,7 @@ int main(void)
 		cmocka_unit_test(test_report_usage),
 		cmocka_unit_test(test_report_failures),
 		cmocka_unit_test(test_report_ok),
+		cmocka_unit_test(test_report_fails_loudly),
 		cmocka_unit_test(test_report_bounds),
 		cmocka_unit_test(test_report_habits),
 		cmocka_unit_test(test_report_merge_diff),

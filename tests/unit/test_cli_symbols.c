@@ -586,7 +586,7 @@ static void test_bounds_unknown_rows(void **state)
 	snprintf(want, sizeof(want), "%016llx       48         3  ",
 		 (unsigned long long)b);
 	expect_in(out, want);
-	expect_in(out, "        17  80.95     0.170  *unknown*\n");
+	expect_in(out, "        17  80.95     0.170  [unknown]\n");
 	snprintf(want, sizeof(want), "%016llx       28         7  33.33     "
 		 "0.070    after bt_first+0x30\n", (unsigned long long)b + 0x30);
 	expect_in(out, want);
@@ -597,7 +597,7 @@ static void test_bounds_unknown_rows(void **state)
 		 "0.060    after bt_inner+0x14\n",
 		 (unsigned long long)b + 0x134);
 	expect_in(out, want);
-	expect_in(out, "# gprof would charge 17 of the *unknown* samples "
+	expect_in(out, "# gprof would charge 17 of the [unknown] samples "
 		  "(80.95%) to the function whose entry precedes them\n");
 	free(out);
 	hist_free(&h);

@@ -152,7 +152,10 @@ static const char *csv_header(const char *csv, struct csv_cols *c)
 
 	for (line = csv; line && *line; line = strchr(line, '\n'),
 	     line = line ? line + 1 : NULL) {
-		if (*line == '#' || !strstr(line, "function,"))
+		const char *f = strstr(line, "function,");
+
+		/* strstr() looks past the line: the header is this line. */
+		if (*line == '#' || !f || memchr(line, '\n', f - line))
 			continue;
 		c->function = c->count = c->pid = -1;
 		c->fields = csv_field(line, 0, name, sizeof(name));

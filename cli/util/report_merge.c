@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "attrib.h"
@@ -18,6 +19,7 @@
 #include "gmon_read.h"
 #include "profile_file.h"
 #include "render.h"
+#include "report.h"
 #include "report_merge.h"
 
 /* One FILE operand, read. */
@@ -50,16 +52,18 @@ static void rm_inputs_free(struct rm_input *in, size_t n)
  * The BINARY for the gmon.out files: @path, else a.out if there is one
  * (gprof's default); NULL path: none, addresses only.
  */
-static int rm_binary_open(const char *cmd, const char *path,
+static int rm_binary_open(const char *cmd, const char *path, bool force,
 			  struct rm_binary *b)
 {
 	char err[256];
 
 	memset(b, 0, sizeof(*b));
 	if (!path && access("a.out", R_OK)) {
-		ctl_errorf(cmd, "a.out: %s: no symbols (name the program "
-			   "before the files)", strerror(errno));
-		return 0;
+		ctl_errorf(cmd, "no program to name the gmon.out files' "
+			   "addresses: a.out: %s (name it before the files%s)",
+			   strerror(errno), force ? "; --force: addresses "
+			   "only" : ", or --force for addresses only");
+		return force ? 0 : -1;
 	}
 	b->path = path ? path : "a.out";
 	b->st = symtab_open(b->path, err, sizeof(err));
@@ -150,8 +154,28 @@ static bool rm_any_gmon(const char **files, size_t n)
 }
 
 /* Read every file; @b opened when a gmon.out needs it. */
+/* A file given twice is counted twice: say so (stdin is not compared). */
+static void rm_warn_repeated(const char *cmd, const char **files, size_t n)
+{
+	struct stat a, b;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(files[i], "-") || stat(files[i], &a))
+			continue;
+		for (j = 0; j < i; j++)
+			if (strcmp(files[j], "-") && !stat(files[j], &b) &&
+			    a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+				ctl_errorf(cmd, "warning: %s and %s are one "
+					   "file: its samples count twice",
+					   files[j], files[i]);
+				break;
+			}
+	}
+}
+
 static struct rm_input *rm_read_all(const char *cmd, const char **files,
-				    size_t n, const char *binary,
+				    size_t n, const char *binary, bool force,
 				    struct rm_binary *b)
 {
 	struct rm_input *in = calloc(n, sizeof(*in));
@@ -162,7 +186,8 @@ static struct rm_input *rm_read_all(const char *cmd, const char **files,
 		ctl_perror(cmd);
 		return NULL;
 	}
-	if ((binary || rm_any_gmon(files, n)) && rm_binary_open(cmd, binary, b))
+	if ((binary || rm_any_gmon(files, n)) &&
+	    rm_binary_open(cmd, binary, force, b))
 		goto err;
 	for (i = 0; i < n; i++) {
 		in[i].file = files[i];
@@ -192,11 +217,72 @@ static const char *rm_build_id(const struct rm_input *in,
 	return k < 0 ? NULL : in->p.objects[k].build_id;
 }
 
-/* Rates, and the program (build-ids), the same in every file. */
-static int rm_check(const char *cmd, const struct rm_input *in, size_t n,
-		    const struct rm_binary *b)
+/* The path of @in's program, or NULL if not known. */
+static const char *rm_path(const struct rm_input *in,
+			   const struct rm_binary *b)
 {
-	const char *id0 = NULL, *id, *file0 = NULL;
+	ssize_t k;
+
+	if (!in->saved)
+		return b->path;
+	k = profile_main_object(&in->p);
+	return k < 0 ? NULL : in->p.objects[k].path;
+}
+
+/* One file by two names ("./prog" and "/home/u/prog"), or one name. */
+static bool rm_same_path(const char *x, const char *y)
+{
+	char *rx, *ry;
+	bool same;
+
+	if (!strcmp(x, y))
+		return true;
+	rx = realpath(x, NULL);
+	ry = realpath(y, NULL);
+	same = rx && ry && !strcmp(rx, ry);
+	free(rx);
+	free(ry);
+	return same;
+}
+
+/*
+ * @x and @y are of one program: the same build-id when both have one,
+ * else the same path (@builds: also two builds of one path, as a diff
+ * compares; their base names when the paths differ).
+ */
+static int rm_same_program(const char *cmd, const struct rm_input *x,
+			   const struct rm_input *y, const struct rm_binary *b,
+			   bool builds, bool force)
+{
+	const char *ix = rm_build_id(x, b), *iy = rm_build_id(y, b);
+	const char *px = rm_path(x, b), *py = rm_path(y, b);
+	const char *bx, *by;
+
+	if (ix && iy && !strcmp(ix, iy))
+		return 0;
+	if (ix && iy && !builds) {
+		ctl_errorf(cmd, "%s and %s: not profiles of one program "
+			   "(build-id %s and %s)%s", x->file, y->file, ix, iy,
+			   force ? ": --force" : "");
+		return force ? 0 : -1;
+	}
+	if (!px || !py || rm_same_path(px, py))
+		return 0;
+	bx = strrchr(px, '/') ? strrchr(px, '/') + 1 : px;
+	by = strrchr(py, '/') ? strrchr(py, '/') + 1 : py;
+	if (builds && !strcmp(bx, by))
+		return 0;
+	ctl_errorf(cmd, "%s and %s: not profiles of one program (%s and %s%s)"
+		   "%s", x->file, y->file, px, py, ix && iy ? "" :
+		   ", one without a build-id", force ? ": --force" :
+		   ": --force to combine them anyway");
+	return force ? 0 : -1;
+}
+
+/* Rates, and the program (build-ids, else paths), the same in every file. */
+static int rm_check(const char *cmd, const struct rm_input *in, size_t n,
+		    const struct rm_binary *b, bool force)
+{
 	size_t i;
 
 	for (i = 1; i < n; i++)
@@ -207,20 +293,9 @@ static int rm_check(const char *cmd, const struct rm_input *in, size_t n,
 				   rm_rate(&in[i]));
 			return -1;
 		}
-	for (i = 0; i < n; i++) {
-		id = rm_build_id(&in[i], b);
-		if (!id)
-			continue;
-		if (!id0) {
-			id0 = id;
-			file0 = in[i].file;
-		} else if (strcmp(id, id0)) {
-			ctl_errorf(cmd, "%s and %s: not profiles of one "
-				   "program (build-id %s and %s)", file0,
-				   in[i].file, id0, id);
+	for (i = 1; i < n; i++)
+		if (rm_same_program(cmd, &in[0], &in[i], b, false, force))
 			return -1;
-		}
-	}
 	return 0;
 }
 
@@ -231,6 +306,7 @@ static int rm_merge_gmon(const char *cmd, struct rm_input *in, size_t n,
 {
 	struct report_opts ro = *o;
 	struct hist *h = &in[0].h;
+	char what[512];
 	size_t i;
 
 	for (i = 1; i < n; i++) {
@@ -250,6 +326,10 @@ static int rm_merge_gmon(const char *cmd, struct rm_input *in, size_t n,
 		ctl_perror(cmd);
 		return -1;
 	}
+	snprintf(what, sizeof(what), "%s and %zu more", in[0].file, n - 1);
+	if (b->st && !o->gmon &&
+	    !report_hist_fits(cmd, what, b->path, h, b->st, o->force))
+		return -1;
 	ro.render.gprof = true;
 	return report_hist_out(cmd, h, &ro, b->st, output);
 }
@@ -297,7 +377,8 @@ int report_merge_files(const char *cmd, const char **files, size_t n,
 	size_t i;
 	int ret = -1;
 
-	in = rm_read_all(cmd, files, n, binary, &b);
+	rm_warn_repeated(cmd, files, n);
+	in = rm_read_all(cmd, files, n, binary, o->force, &b);
 	if (!in) {
 		symtab_close(b.st);
 		return CTL_EXIT_FAIL;
@@ -316,7 +397,13 @@ int report_merge_files(const char *cmd, const char **files, size_t n,
 				      "among the files");
 		goto out;
 	}
-	if (rm_check(cmd, in, n, &b))
+	if (!any_saved && report_whole_only(o)) {
+		ret = ctl_usage_error(cmd, "%s: gmon.out files are one "
+				      "program's histogram: for saved "
+				      "profiles", report_whole_only(o));
+		goto out;
+	}
+	if (rm_check(cmd, in, n, &b, o->force))
 		goto fail;
 	if (!any_saved)
 		ret = rm_merge_gmon(cmd, in, n, &b, o, output);
@@ -673,11 +760,16 @@ int report_diff_files(const char *cmd, const char **files, size_t n,
 	if (o->gmon || o->render.view == RENDER_BINS)
 		return ctl_usage_error(cmd, "--diff: per function or per "
 				       "line (--lines) only");
-	in = rm_read_all(cmd, files, n, binary, &b);
+	if (report_whole_only(o))
+		return ctl_usage_error(cmd, "%s: not with --diff",
+				       report_whole_only(o));
+	in = rm_read_all(cmd, files, n, binary, o->force, &b);
 	if (!in) {
 		symtab_close(b.st);
 		return CTL_EXIT_FAIL;
 	}
+	if (rm_same_program(cmd, &in[0], &in[1], &b, true, o->force))
+		goto out;
 	for (i = 0; i < 2; i++) {
 		if (!in[i].saved && rm_gmon_profile(&in[i], &b)) {
 			ctl_perror(cmd);

@@ -2,8 +2,7 @@
 /*
  * report with several files: "report [BINARY] FILE..." merges saved
  * profiles and gmon.out files of one program, "report --diff BASE NEW"
- * compares two (cli/report_merge.c); and the pieces of builtin-report.c
- * they share with the one-file report.
+ * compares two (cli/util/report_merge.c).
  */
 #ifndef PROFIL_CTL_REPORT_MERGE_H
 #define PROFIL_CTL_REPORT_MERGE_H
@@ -47,27 +46,5 @@ int report_merge_files(const char *cmd, const char **files, size_t n,
 int report_diff_files(const char *cmd, const char **files, size_t n,
 		      const char *binary, const struct report_opts *o,
 		      const char *output);
-
-/* builtin-report.c's, for the merged results. */
-
-/** report_file_is_profile() - @path is "-" or starts as a profile does. */
-bool report_file_is_profile(const char *path);
-
-/**
- * report_profile_out() - @p rendered (or written as gmon.out files) to
- * @output, standard output if NULL. Return: 0, or -1 after printing why.
- */
-int report_profile_out(const char *cmd, const struct profile *p,
-		       const struct report_opts *o, bool per_process,
-		       const char *output);
-
-/**
- * report_hist_out() - @h rendered with the symbols of @st (NULL: none),
- * or written as a gmon.out, to @output (standard output if NULL)
- * Return: 0, or -1 after printing why.
- */
-int report_hist_out(const char *cmd, const struct hist *h,
-		    const struct report_opts *o, struct symtab *st,
-		    const char *output);
 
 #endif /* PROFIL_CTL_REPORT_MERGE_H */
