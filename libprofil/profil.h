@@ -455,10 +455,11 @@ struct profil_collect_params {
  * (0): that is the one use of a handle after fork(), and the parent must
  * not use @h until the child has exec'd or exited.
  *
- * Return: 0, or -1 with errno set to the kernel's answer (EEXIST: already
- * followed, EPERM: not the process, its child before exec, nor its
- * tracer; EINVAL, E2BIG: a bound out of range; ESRCH) and
- * profil_strerror() its text.
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @h or @p, else the
+ * kernel's answer (EEXIST: already followed; EPERM: not the process, its
+ * child before exec, nor its tracer, or CAP_PERFMON needed; ERANGE: a
+ * rate or bound out of range; EINVAL: an unknown flag; ESRCH; ENOSPC: no
+ * room for another image; ENOMEM) and profil_strerror() its text.
  */
 int profil_collect(struct profil_handle *h,
 		   const struct profil_collect_params *p);
@@ -539,7 +540,8 @@ struct profil_profile_ops {
  *
  * Return: 0; a callback's non-zero value as profil_session_dump() returns
  * it (positive, or 1 for negative), the rest of the dump discarded; or
- * -1 with errno (ENOENT: @h collects nothing, EPROTO, socket errors).
+ * -1 with errno (EINVAL: a NULL @h or @ops; ENOENT: @h collects nothing;
+ * EPROTO: a malformed message; socket errors).
  */
 int profil_profile_read(struct profil_handle *h,
 			const struct profil_profile_ops *ops, void *data);
