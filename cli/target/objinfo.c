@@ -77,13 +77,22 @@ const struct objinfo *objcache_get(struct objcache *c,
 				   const struct procmaps_entry *e,
 				   const char *file)
 {
-	uint64_t dev = (uint64_t)e->dev_major << 32 | e->dev_minor;
+	return objcache_get_file(c, e->dev_major, e->dev_minor, e->inode,
+				 e->path, file);
+}
+
+const struct objinfo *objcache_get_file(struct objcache *c,
+					unsigned int dev_major,
+					unsigned int dev_minor, uint64_t inode,
+					const char *path, const char *file)
+{
+	uint64_t dev = (uint64_t)dev_major << 32 | dev_minor;
 	struct objinfo *v, *o;
 	size_t i;
 
 	for (i = 0; i < c->n; i++)
-		if (c->v[i].dev == dev && c->v[i].inode == e->inode &&
-		    !strcmp(c->v[i].path, e->path))
+		if (c->v[i].dev == dev && c->v[i].inode == inode &&
+		    !strcmp(c->v[i].path, path))
 			return &c->v[i];
 	v = realloc(c->v, (c->n + 1) * sizeof(*v));
 	if (!v)
@@ -92,8 +101,8 @@ const struct objinfo *objcache_get(struct objcache *c,
 	o = &c->v[c->n];
 	memset(o, 0, sizeof(*o));
 	o->dev = dev;
-	o->inode = e->inode;
-	o->path = strdup(e->path);
+	o->inode = inode;
+	o->path = strdup(path);
 	if (!o->path || objinfo_read(o, file) < 0) {
 		free(o->path);
 		free(o->segs);
@@ -102,6 +111,19 @@ const struct objinfo *objcache_get(struct objcache *c,
 	}
 	c->n++;
 	return o;
+}
+
+uint64_t objinfo_link_addr(const struct objinfo *o, uint64_t offset)
+{
+	const struct objinfo_seg *s;
+	size_t i;
+
+	for (i = 0; i < o->nsegs; i++) {
+		s = &o->segs[i];
+		if (offset >= s->offset && offset - s->offset < s->filesz)
+			return s->vaddr + offset - s->offset;
+	}
+	return offset;
 }
 
 void objcache_free(struct objcache *c)

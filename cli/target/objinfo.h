@@ -54,6 +54,22 @@ const struct objinfo *objcache_get(struct objcache *c,
 				   const struct procmaps_entry *e,
 				   const char *file);
 
+/**
+ * objcache_get_file() - objcache_get() of the file @path on device
+ * @dev_major:@dev_minor with inode @inode, read from @file
+ */
+const struct objinfo *objcache_get_file(struct objcache *c,
+					unsigned int dev_major,
+					unsigned int dev_minor, uint64_t inode,
+					const char *path, const char *file);
+
+/**
+ * objinfo_link_addr() - the link-time address of file offset @offset of
+ * @o: in the PT_LOAD segment that holds it; @offset itself if none does
+ * (not ELF, or past every segment's file contents)
+ */
+uint64_t objinfo_link_addr(const struct objinfo *o, uint64_t offset);
+
 /** objcache_free() - free every entry. */
 void objcache_free(struct objcache *c);
 
