@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * profil-ctl run and attach: profile a whole program (trace.h), run from
- * here or attached to, and show its report.
+ * profil-ctl run and attach: profile a whole program, run from here or
+ * attached to, followed by the kernel (collect.h), and show its report.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -13,7 +13,7 @@
 
 #include "commands.h"
 #include "ctl.h"
-#include "trace.h"
+#include "collect.h"
 
 static int run_status(int wstatus)
 {
@@ -25,10 +25,10 @@ static int run_status(int wstatus)
 }
 
 /*
- * @p's command: @pid's /proc/PID/cmdline, NUL-separated words. Not
+ * @c's command: @pid's /proc/PID/cmdline, NUL-separated words. Not
  * knowing it (the process is gone, a kernel thread) is not an error.
  */
-static void attach_command(struct profile *p, pid_t pid)
+static int attach_command(struct collect *c, pid_t pid)
 {
 	char path[64], buf[4096], *words[256];
 	size_t len, n = 0, i;
@@ -37,24 +37,21 @@ static void attach_command(struct profile *p, pid_t pid)
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
 	f = fopen(path, "re");
 	if (!f)
-		return;
+		return 0;
 	len = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[len] = '\0';
 	for (i = 0; i < len && n < sizeof(words) / sizeof(words[0]);
 	     i += strlen(buf + i) + 1)
 		words[n++] = buf + i;
-	if (n)
-		profile_set_command(p, words, n);
+	return n ? collect_set_command(c, words, n) : 0;
 }
 
 int cmd_run(int argc, char **argv)
 {
-	struct profile profile;
 	struct live_opts o;
-	struct trace t;
-	int first, fds[3] = { -1, -1, -1 }, ret;
-	sigset_t old;
+	struct collect c;
+	int first, ret = CTL_EXIT_FAIL;
 
 	first = live_parse_opts(argc, argv, LIVE_OPTS_PROFILE |
 				LIVE_OPTS_REPORT | LIVE_OPTS_COMMAND |
@@ -63,42 +60,33 @@ int cmd_run(int argc, char **argv)
 		return live_parse_exit(first);
 	if (first >= argc)
 		return ctl_usage_error(argv[0], "no program to run");
-	if (trace_init(&t, argv[0], &o, &profile) < 0)
-		return CTL_EXIT_FAIL;
+	if (collect_init(&c, argv[0], &o) < 0)
+		goto out;
 	/* The command line names the profile (HTML, callgrind, pprof). */
-	if (profile_set_command(&profile, argv + first,
-				(size_t)(argc - first))) {
+	if (collect_set_command(&c, argv + first, (size_t)(argc - first))) {
 		ctl_perror(argv[0]);
-		trace_free(&t);
-		return CTL_EXIT_FAIL;
+		goto out;
 	}
-	if (trace_fds(&t, 0, fds, &old)) {
-		ctl_perror(argv[0]);
-		return CTL_EXIT_FAIL;
+	if (collect_spawn(&c, argv + first, false) < 0)
+		goto out;
+	if (collect_loop(&c) < 0) {
+		kill(c.root, SIGKILL);
+		goto out;
 	}
-	if (trace_spawn(&t, argv + first, &old, false) < 0)
+	ret = collect_result(&c, &o);
+out:
+	collect_free(&c);
+	if (!c.root_exited)
 		return CTL_EXIT_FAIL;
-	if (trace_loop(&t, fds) < 0)
-		kill(t.root, SIGKILL);
-	profil_handle_close(t.x.h);
-	if (!t.root_exited || t.killed) {
-		trace_free(&t);
-		return CTL_EXIT_FAIL;
-	}
-	ret = trace_result(&t, &o);
-	trace_free(&t);
 	/* The program's status first; ours only if it succeeded. */
-	return run_status(t.wstatus) ? run_status(t.wstatus) : ret;
+	return run_status(c.wstatus) ? run_status(c.wstatus) : ret;
 }
 
 int cmd_attach(int argc, char **argv)
 {
-	struct profile profile;
 	struct live_opts o;
-	struct trace t;
-	int first, fds[3] = { -1, -1, -1 }, ret;
-	bool attached;
-	sigset_t old;
+	struct collect c;
+	int first, ret = CTL_EXIT_FAIL;
 
 	first = live_parse_opts(argc, argv, LIVE_OPTS_PID | LIVE_OPTS_PROFILE |
 				LIVE_OPTS_REPORT | LIVE_OPTS_DURATION |
@@ -112,17 +100,15 @@ int cmd_attach(int argc, char **argv)
 		return ctl_usage_error(argv[0], "no PID given");
 	if (o.pid == getpid())
 		return ctl_usage_error(argv[0], "cannot attach to itself");
-	if (trace_init(&t, argv[0], &o, &profile) < 0)
-		return CTL_EXIT_FAIL;
-	if (trace_fds(&t, o.duration, fds, &old)) {
+	if (collect_init(&c, argv[0], &o) < 0)
+		goto out;
+	if (attach_command(&c, o.pid)) {
 		ctl_perror(argv[0]);
-		return CTL_EXIT_FAIL;
+		goto out;
 	}
-	attach_command(&profile, o.pid);
-	attached = trace_attach(&t, o.pid) == 0;
-	trace_loop(&t, fds);
-	profil_handle_close(t.x.h);
-	ret = !attached || t.failed ? CTL_EXIT_FAIL : trace_result(&t, &o);
-	trace_free(&t);
+	if (!collect_attach(&c, o.pid) && !collect_loop(&c))
+		ret = collect_result(&c, &o);
+out:
+	collect_free(&c);
 	return ret;
 }

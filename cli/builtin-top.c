@@ -2,20 +2,18 @@
 /*
  * profil-ctl top: a live view of a whole program, as perf top has it.
  *
- * The program is traced as by attach (-p PID) or run (-- CMD): trace.h,
- * every process covered by its own counters. Every second the counters
- * of each live process are read as they are (coverage_snapshot(), the
- * process keeps running) and charged to functions (attrib.h); the
- * counts of the processes that have ended, read at their exit as run
- * reads them, are charged once and kept. The sum of both is the
- * cumulative count; its change since the last second is the interval's.
- * format/top.c draws each frame.
+ * The program is followed as by attach (-p PID) or run (-- CMD): the
+ * kernel holds its profile (collect.h). Every second the whole profile
+ * is read as it is (the program runs on) and charged to functions
+ * (attrib.h): the cumulative count; its change since the last second is
+ * the interval's. Each object a process has samples in for the first
+ * time is a note. format/top.c draws each frame.
  *
  * On a terminal the frame is redrawn in place (the alternate screen) at
  * the terminal's size, and q ends; otherwise one plain frame is written
  * per second. Ctrl-C ends too. attach's rules end a -p PID view (the
- * process is let go); a -- CMD view sends the command SIGTERM (SIGKILL
- * the second time) and ends when it has.
+ * process runs on, no longer followed); a -- CMD view sends the command
+ * SIGTERM (SIGKILL the second time) and ends when it has.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,7 +33,7 @@
 #include "ctl.h"
 #include "symbols.h"
 #include "top.h"
-#include "trace.h"
+#include "collect.h"
 
 #define TOP_PERIOD_NS	1000000000LL
 #define TOP_MAX_NOTES	64
@@ -44,28 +42,29 @@
 
 /*
  * One object's functions and their counts, by function index, then
- * [unknown] and [uncovered]: @done of the processes that have ended,
- * @now this second (done plus the live ones), @prev the last second.
+ * [unknown]: @now this second, @prev the last second. An object's index
+ * is the same in every read of the profile: the kernel numbers objects
+ * in the order they were first sampled, for good.
  */
 struct top_obj {
 	bool opened;
 	struct symtab *st;
 	const struct sym_func *funcs;
 	size_t nfuncs;
-	const char *base;
-	double *done;
+	char *base;
 	double *now;
 	double *prev;
 };
 
-/* A traced process as top last saw it: for the notes. */
+/* A (process, object) with samples, noted once. */
 struct top_seen {
-	uint64_t map_addr;
-	size_t nmaps;
+	size_t process;
+	size_t object;
 };
 
 struct top {
-	struct trace *t;
+	struct collect *c;
+	struct profile prof;
 	const struct live_opts *o;
 	int timer;
 	char target[96];
@@ -77,7 +76,6 @@ struct top {
 	long long last_ns;
 	struct top_obj *objs;
 	size_t nobjs;
-	size_t folded;
 	struct top_seen *seen;
 	size_t nseen;
 	char *notes[TOP_MAX_NOTES];
@@ -109,7 +107,7 @@ static const char *base_name(const char *path)
 /* Symbols of object @i, read the first time it has samples. */
 static struct top_obj *top_obj(struct top *tp, size_t i)
 {
-	const struct profile_object *po = &tp->t->x.profile->objects[i];
+	const struct profile_object *po = &tp->prof.objects[i];
 	const char *file = po->symfile ? po->symfile : po->path;
 	struct top_obj *ob;
 	char err[256];
@@ -126,53 +124,37 @@ static struct top_obj *top_obj(struct top *tp, size_t i)
 	ob = &tp->objs[i];
 	if (ob->opened)
 		return ob;
-	ob->base = base_name(po->path);
+	ob->base = strdup(base_name(po->path));
 	if (po->symfile || file[0] != '[')
 		ob->st = symtab_open_as(file, po->path, err, sizeof(err));
 	if (ob->st)
 		ob->funcs = symtab_funcs(ob->st, &ob->nfuncs);
-	n = ob->nfuncs + 2;
-	ob->done = calloc(n, sizeof(double));
+	n = ob->nfuncs + 1;
 	ob->now = calloc(n, sizeof(double));
 	ob->prev = calloc(n, sizeof(double));
-	if (!ob->done || !ob->now || !ob->prev)
+	if (!ob->base || !ob->now || !ob->prev)
 		return NULL;
 	ob->opened = true;
 	return ob;
 }
 
-/* @pc's samples into its object's counts: @done, else @now. */
-static int top_charge(struct top *tp, const struct profile_count *pc,
-		      bool done)
+/* @pc's samples into its object's counts of this second. */
+static int top_charge(struct top *tp, const struct profile_count *pc)
 {
 	struct top_obj *ob = top_obj(tp, pc->object);
 	struct attrib a;
-	double *v;
 	size_t i;
 
 	if (!ob)
 		return -1;
-	v = done ? ob->done : ob->now;
-	if (pc->hist.nranges) {
-		if (attrib_funcs(&a, &pc->hist, ob->funcs, ob->nfuncs) < 0)
-			return -1;
-		for (i = 0; i < ob->nfuncs; i++)
-			v[i] += a.counts[i];
-		v[ob->nfuncs] += a.unknown;
-		attrib_free(&a);
-	}
-	v[ob->nfuncs + 1] += (double)pc->uncovered;
-	return 0;
-}
-
-/* A thread of @p that can still be read through (not exiting). */
-static pid_t top_io(const struct trace *t, const struct tproc *p)
-{
-	size_t i;
-
-	for (i = 0; i < t->ntasks; i++)
-		if (t->tasks[i].proc == p && !t->tasks[i].exiting)
-			return t->tasks[i].tid;
+	if (!pc->hist.nranges)
+		return 0;
+	if (attrib_funcs(&a, &pc->hist, ob->funcs, ob->nfuncs) < 0)
+		return -1;
+	for (i = 0; i < ob->nfuncs; i++)
+		ob->now[i] += a.counts[i];
+	ob->now[ob->nfuncs] += a.unknown;
+	attrib_free(&a);
 	return 0;
 }
 
@@ -229,76 +211,56 @@ static size_t top_notes_shown(struct top *tp, long long now,
 	return n;
 }
 
-/*
- * The regions added to each running session since the last second: the
- * mappings a process made after its session started (coverage.h).
- */
-static void top_notes(struct top *tp)
+/* A note for each (process, object) with samples for the first time. */
+static int top_notes(struct top *tp)
 {
-	const struct profile *prof = tp->t->x.profile;
+	const struct profile *prof = &tp->prof;
+	const struct profile_count *pc;
 	struct top_seen *sn;
-	struct tproc *p;
 	size_t i, j;
 
-	if (tp->nseen < tp->t->nprocs) {
-		sn = realloc(tp->seen, tp->t->nprocs * sizeof(*sn));
-		if (!sn)
-			return;
-		memset(sn + tp->nseen, 0,
-		       (tp->t->nprocs - tp->nseen) * sizeof(*sn));
-		tp->seen = sn;
-		tp->nseen = tp->t->nprocs;
-	}
-	for (i = 0; i < tp->t->nprocs; i++) {
-		p = tp->t->procs[i];
-		sn = &tp->seen[i];
-		if (!p->cov.active)
+	for (i = 0; i < prof->ncounts; i++) {
+		pc = &prof->counts[i];
+		for (j = 0; j < tp->nseen; j++)
+			if (tp->seen[j].process == pc->process &&
+			    tp->seen[j].object == pc->object)
+				break;
+		if (j < tp->nseen)
 			continue;
-		if (sn->map_addr != p->cov.map_addr) {	/* a new image */
-			sn->map_addr = p->cov.map_addr;
-			sn->nmaps = p->cov.nstart;
-		}
-		for (j = sn->nmaps; j < p->cov.nmaps; j++)
-			top_note(tp, "region added: process %d, %s",
-				 (int)p->pid, base_name(prof->objects[
-					p->cov.maps[j].object].path));
-		sn->nmaps = p->cov.nmaps;
+		sn = realloc(tp->seen, (tp->nseen + 1) * sizeof(*sn));
+		if (!sn)
+			return -1;
+		tp->seen = sn;
+		tp->seen[tp->nseen++] = (struct top_seen){ pc->process,
+							   pc->object };
+		top_note(tp, "new object: process %d, %s",
+			 (int)prof->processes[pc->process].pid,
+			 base_name(prof->objects[pc->object].path));
 	}
+	return 0;
 }
 
-/* Every object's @now: the ended processes', plus the live ones' now. */
+/*
+ * The profile as it is now, into every object's @now; @live: the
+ * processes still followed.
+ */
 static int top_count(struct top *tp, unsigned int *live)
 {
-	const struct profile *prof = tp->t->x.profile;
-	struct profile snap = { 0 };
-	struct tproc *p;
+	struct held_notes notes;
 	size_t i;
-	pid_t io;
-	int ret = 0;
 
-	for (; tp->folded < prof->ncounts; tp->folded++)
-		if (top_charge(tp, &prof->counts[tp->folded], true) < 0)
-			return -1;
+	profile_free(&tp->prof);
+	if (collect_read(tp->c, &tp->prof, &notes) < 0)
+		return -1;
+	*live = (unsigned int)notes.live;
 	for (i = 0; i < tp->nobjs; i++)
 		if (tp->objs[i].opened)
-			memcpy(tp->objs[i].now, tp->objs[i].done,
-			       (tp->objs[i].nfuncs + 2) * sizeof(double));
-	*live = 0;
-	for (i = 0; i < tp->t->nprocs; i++) {
-		p = tp->t->procs[i];
-		if (!p->cov.active || p->finishing)
-			continue;
-		(*live)++;
-		io = top_io(tp->t, p);
-		/* A process going away: its exit stop will have it read. */
-		if (io && coverage_snapshot(&tp->t->x, &p->cov, io, &snap, i) &&
-		    errno == ENOMEM)
-			ret = -1;
-	}
-	for (i = 0; i < snap.ncounts && !ret; i++)
-		ret = top_charge(tp, &snap.counts[i], false);
-	profile_free(&snap);
-	return ret;
+			memset(tp->objs[i].now, 0,
+			       (tp->objs[i].nfuncs + 1) * sizeof(double));
+	for (i = 0; i < tp->prof.ncounts; i++)
+		if (top_charge(tp, &tp->prof.counts[i]) < 0)
+			return -1;
+	return top_notes(tp);
 }
 
 /* Rows by interval, then by total, then by name. */
@@ -315,9 +277,7 @@ static int top_row_cmp(const void *a, const void *b)
 
 static const char *top_func_name(const struct top_obj *ob, size_t i)
 {
-	if (i < ob->nfuncs)
-		return ob->funcs[i].name;
-	return i == ob->nfuncs ? "[unknown]" : "[uncovered]";
+	return i < ob->nfuncs ? ob->funcs[i].name : "[unknown]";
 }
 
 /* The frame's rows from @now and @prev; the sums into @fr. */
@@ -330,7 +290,7 @@ static int top_rows(struct top *tp, struct top_frame *fr)
 
 	for (i = 0; i < tp->nobjs; i++)
 		if (tp->objs[i].opened)
-			n += tp->objs[i].nfuncs + 2;
+			n += tp->objs[i].nfuncs + 1;
 	free(tp->funcs);
 	free(tp->objrows);
 	tp->funcs = malloc((n ? n : 1) * sizeof(*r));
@@ -344,7 +304,7 @@ static int top_rows(struct top *tp, struct top_frame *fr)
 			continue;
 		orow = &tp->objrows[no];
 		*orow = (struct top_row){ .name = ob->base };
-		for (j = 0; j < ob->nfuncs + 2; j++) {
+		for (j = 0; j < ob->nfuncs + 1; j++) {
 			if (ob->now[j] <= 0)
 				continue;
 			/* An image gone by execve() took its samples along. */
@@ -391,7 +351,7 @@ static void top_frame(struct top *tp, bool end)
 	long long now = top_now_ns();
 	struct top_frame fr = {
 		.target = tp->target,
-		.rate = tp->t->x.profile->rate,
+		.rate = tp->o->rate ? tp->o->rate : PROFIL_RATE_DEFAULT,
 		.elapsed = (double)(now - tp->start_ns) / 1e9,
 		.seconds = (double)(now - tp->last_ns) / 1e9,
 		.end = end,
@@ -403,11 +363,10 @@ static void top_frame(struct top *tp, bool end)
 	int cols, lines;
 
 	tp->last_ns = now;
-	top_notes(tp);
 	if (top_count(tp, &fr.live) < 0 || top_rows(tp, &fr) < 0) {
-		ctl_perror(tp->t->op);
+		ctl_perror(tp->c->op);
 		tp->failed = true;
-		trace_finish(tp->t);
+		collect_finish(tp->c);
 		return;
 	}
 	fr.nnotes = top_notes_shown(tp, now, notes);
@@ -437,19 +396,19 @@ static void top_frame(struct top *tp, bool end)
  */
 static void top_quit(struct top *tp)
 {
-	if (tp->t->attach || tp->t->root_exited)
-		trace_finish(tp->t);
+	if (tp->c->attach || tp->c->root_exited)
+		collect_finish(tp->c);
 	else
-		kill(tp->t->root, tp->quits ? SIGKILL : SIGTERM);
+		kill(tp->c->root, tp->quits ? SIGKILL : SIGTERM);
 	tp->quits++;
 }
 
-static int top_tick(struct trace *t, void *arg)
+static int top_tick(struct collect *c, void *arg)
 {
 	struct top *tp = arg;
 	uint64_t expirations;
 
-	(void)t;
+	(void)c;
 	if (read(tp->timer, &expirations, sizeof(expirations)) < 0)
 		return 0;
 	top_frame(tp, false);
@@ -460,13 +419,13 @@ static int top_tick(struct trace *t, void *arg)
 	return 0;
 }
 
-static int top_key(struct trace *t, void *arg)
+static int top_key(struct collect *c, void *arg)
 {
 	struct top *tp = arg;
 	char buf[64];
 	ssize_t n, i;
 
-	(void)t;
+	(void)c;
 	n = read(STDIN_FILENO, buf, sizeof(buf));
 	if (n <= 0)
 		return n < 0 && errno == EINTR ? 0 : -1;
@@ -477,8 +436,8 @@ static int top_key(struct trace *t, void *arg)
 }
 
 /*
- * The terminal: keys one at a time, not echoed, ^Z off (a stopped
- * tracer stops the program); the alternate screen, the cursor hidden.
+ * The terminal: keys one at a time, not echoed, ^Z off (top would stop
+ * with the program); the alternate screen, the cursor hidden.
  */
 static void term_enter(struct top *tp)
 {
@@ -514,7 +473,7 @@ static void top_free(struct top *tp)
 
 	for (i = 0; i < tp->nobjs; i++) {
 		symtab_close(tp->objs[i].st);
-		free(tp->objs[i].done);
+		free(tp->objs[i].base);
 		free(tp->objs[i].now);
 		free(tp->objs[i].prev);
 	}
@@ -524,6 +483,7 @@ static void top_free(struct top *tp)
 	free(tp->seen);
 	free(tp->funcs);
 	free(tp->objrows);
+	profile_free(&tp->prof);
 }
 
 /* The frame's name of the target: "pid N (comm)", or the command's. */
@@ -567,12 +527,10 @@ static int top_timer(void)
 int cmd_top(int argc, char **argv)
 {
 	struct top tp = { 0 };
-	struct profile profile;
-	struct live_opts o;
-	struct trace t;
-	int first, fds[3] = { -1, -1, -1 }, ret;
+	struct live_opts o, co;
+	struct collect c;
+	int first, ret;
 	char **cmd;
-	sigset_t old;
 
 	first = live_parse_opts(argc, argv, LIVE_OPTS_PID | LIVE_OPTS_PROFILE |
 				LIVE_OPTS_DURATION | LIVE_OPTS_COMMAND, &o);
@@ -583,61 +541,64 @@ int cmd_top(int argc, char **argv)
 		return ctl_usage_error(argv[0], "either -p PID or -- COMMAND");
 	if (o.pid == getpid())
 		return ctl_usage_error(argv[0], "cannot attach to itself");
-	if (o.bin_bytes < 4)
-		return ctl_usage_error(argv[0], "--bin-bytes: a whole program "
-				       "is counted in u32 bins of 4 bytes or "
-				       "more");
-	if (trace_init(&t, argv[0], &o, &profile) < 0)
-		return CTL_EXIT_FAIL;
-	tp.t = &t;
+	/* --duration is top's own: it ends a -- CMD by SIGTERM. */
+	co = o;
+	co.duration = 0;
+	tp.c = &c;
 	tp.o = &o;
+	tp.timer = -1;
+	if (collect_init(&c, argv[0], &co) < 0) {
+		tp.failed = true;
+		goto out;
+	}
 	top_target(&tp, o.pid, cmd ? cmd[0] : NULL);
 	tp.timer = top_timer();
-	if (tp.timer < 0 || trace_fds(&t, 0, fds, &old) ||
-	    trace_watch(&t, tp.timer, top_tick, &tp)) {
+	if (tp.timer < 0 || collect_watch(&c, tp.timer, top_tick, &tp)) {
 		ctl_perror(argv[0]);
-		return CTL_EXIT_FAIL;
+		tp.failed = true;
+		goto out;
 	}
 	/*
 	 * -p attaches before the screen is taken, so that a refusal stays
 	 * in sight; -- CMD is spawned after, its standard input set by
 	 * whether the keys are top's.
 	 */
-	if (!cmd && trace_attach(&t, o.pid) < 0)
-		tp.failed = true;
-	tp.screen = !tp.failed && isatty(STDOUT_FILENO);
+	if (!cmd && collect_attach(&c, o.pid) < 0)
+		goto out_failed;
+	tp.screen = isatty(STDOUT_FILENO);
 	if (tp.screen)
 		term_enter(&tp);
 	if (tp.keys)
-		trace_watch(&t, STDIN_FILENO, top_key, &tp);
+		collect_watch(&c, STDIN_FILENO, top_key, &tp);
 	tp.start_ns = top_now_ns();
 	tp.last_ns = tp.start_ns;
-	if (cmd && trace_spawn(&t, cmd, &old, tp.keys) < 0)
+	if (cmd && collect_spawn(&c, cmd, tp.keys) < 0)
+		goto out_failed;
+	if (collect_loop(&c) < 0) {
 		tp.failed = true;
-	if (tp.failed && !t.ntasks)
-		goto out;
-	if (trace_loop(&t, fds) < 0) {
-		tp.failed = true;
-		if (!t.attach)
-			kill(t.root, SIGKILL);
+		if (!c.attach)
+			kill(c.root, SIGKILL);
 	}
 	/* The last frame stays, as plain text, on a terminal too. */
 	if (tp.screen)
 		term_leave(&tp);
 	tp.screen = false;
-	if (!tp.failed && profile.nprocesses)
+	if (!tp.failed)
 		top_frame(&tp, true);
+	goto out;
+out_failed:
+	tp.failed = true;
 out:
 	if (tp.screen)
 		term_leave(&tp);
-	profil_handle_close(t.x.h);
-	ret = tp.failed || t.failed || t.killed ? CTL_EXIT_FAIL : CTL_EXIT_OK;
-	if (!ret && !profile.nprocesses) {
+	ret = tp.failed || c.failed ? CTL_EXIT_FAIL : CTL_EXIT_OK;
+	if (!ret && !tp.prof.nprocesses) {
 		ctl_errorf(argv[0], "no process was profiled");
 		ret = CTL_EXIT_FAIL;
 	}
+	collect_free(&c);
 	top_free(&tp);
-	trace_free(&t);
-	close(tp.timer);
+	if (tp.timer >= 0)
+		close(tp.timer);
 	return ret;
 }

@@ -15,7 +15,7 @@ PKGS=(build-essential g++ pkg-config perl python3 bc cpio kmod
       flex bison linux-perf
       libprotobuf-c-dev protobuf-c-compiler golang-go
       valgrind chromium gcc-aarch64-linux-gnu libc6-dev-arm64-cross tmux
-      gdb
+      gdb strace
       debhelper dh-dkms dpkg-dev lintian mmdebstrap e2fsprogs)
 
 SUDO=

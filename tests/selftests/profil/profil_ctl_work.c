@@ -21,6 +21,9 @@
  *                       hot_b(); the main thread leaves first
  *                       (pthread_exit())
  *   spawn SECS          posix_spawn() (a vfork) /bin/true, wait, spin
+ *   traceme SECS        fork: the child calls PTRACE_TRACEME, stops, and
+ *                       spends SECS in hot_a(); the parent traces it to
+ *                       its exit and prints "traced child exited N"
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -31,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -237,6 +241,38 @@ static int spawn(double secs)
 	return 0;
 }
 
+/* A program that is its child's debugger, as gdb and strace are. */
+static int traceme(double secs)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return 3;
+	if (!pid) {
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0) {
+			perror("PTRACE_TRACEME");
+			_exit(4);
+		}
+		raise(SIGSTOP);
+		_exit(spin_in(hot_a, secs) == 1);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st))
+		return 3;
+	/* Resume it through its stops until it exits. */
+	while (WIFSTOPPED(st)) {
+		int sig = WSTOPSIG(st) == SIGSTOP ? 0 : WSTOPSIG(st);
+
+		if (ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig) < 0 ||
+		    waitpid(pid, &st, 0) != pid)
+			return 3;
+	}
+	if (!WIFEXITED(st))
+		return 3;
+	printf("traced child exited %d\n", WEXITSTATUS(st));
+	return WEXITSTATUS(st);
+}
+
 int main(int argc, char **argv)
 {
 	int status;
@@ -263,8 +299,10 @@ int main(int argc, char **argv)
 		return threads(atof(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "spawn"))
 		return spawn(atof(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "traceme"))
+		return traceme(atof(argv[2]));
 	fprintf(stderr, "usage: %s spin SECS [STATUS] | serve | signals | "
 		"self | fork SECS | dlopen SO SECS [AFTER] | threads SECS | "
-		"spawn SECS\n", argv[0]);
+		"spawn SECS | traceme SECS\n", argv[0]);
 	return 2;
 }

@@ -4,7 +4,7 @@
 # profil-ctl top, on a terminal and off one. The terminal is a tmux pane
 # (send-keys for the keys, capture-pane for the screen):
 #   plain   stdout a file: a frame per second, then the last one, the
-#           note of libc's region (ld.so maps it once the session runs),
+#           note of the program's own object (its first samples),
 #           the command ended by --duration
 #   screen  top -- CMD in a 100x30 pane: the frame, hot functions, the
 #           note of a library dlopen()ed a while after the start; q ends
@@ -115,7 +115,7 @@ check "frames" [ "$(grep -c '^top: ' "$W/plain")" -ge 2 ]
 check "last frame" grep -q '^top (end): ' "$W/plain"
 check "samples/s" grep -q 'samples/s' "$W/plain"
 # ld.so maps libc after the exec stop where the session starts.
-check "region note" grep -qE '^note: region added: process [0-9]+, libc\.so\.6$' "$W/plain"
+check "object note" grep -qE '^note: new object: process [0-9]+, profil_ctl_work$' "$W/plain"
 check "hot_a" grep -qE 'profil_ctl_work +hot_a$' "$W/plain"
 check "no escape sequences" bash -c "! grep -q $'\033' '$W/plain'"
 [ $fails -eq 0 ] || { dump "$W/plain"; dump "$W/plain.err"; }
@@ -129,7 +129,7 @@ tmux new-session -d -s screen -x 100 -y 30 \
 	 tmux display -p '#{alternate_on}' >$W/screen.alt; sleep 60"
 check "frame" wait_screen screen 30 '^profil-ctl top: profil_ctl_work'
 check "hot_dso" wait_screen screen 30 'hot_dso'
-check "region note" grep -q 'note: region added: process [0-9]*, profil_ctl_dso.so' "$W/screen.log"
+check "object note" grep -q 'note: new object: process [0-9]*, profil_ctl_dso.so' "$W/screen.log"
 check "samples/s" grep -q 'samples/s' "$W/screen.now"
 check "hot_a" grep -qE 'profil_ctl_work +hot_a' "$W/screen.log"
 tmux send-keys -t screen q
@@ -146,7 +146,7 @@ if [ $fails -ne 0 ]; then
 	grep -a '^note' "$W/screen.log" | sort -u >"$W/screen.notes"
 	dump "$W/screen.notes"
 fi
-result "$([ $fails -eq 0 ] && echo ok)" "top -- CMD under tmux: frame, region note, q"
+result "$([ $fails -eq 0 ] && echo ok)" "top -- CMD under tmux: frame, object note, q"
 
 # 3. top -p PID on a small terminal, ended by Ctrl-C.
 fails=0
