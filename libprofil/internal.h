@@ -126,7 +126,7 @@ int pf_shared_run(pf_shared_fn fn, void *arg);
 /*
  * pf_profil() for monstartup() and moncontrol(): refuses with EBUSY to
  * replace an active session of this process on another buffer (one that
- * profil-ctl run or attach started); a GET before the START.
+ * another tool started); a GET before the START.
  */
 int pf_profil_own(unsigned short *buf, size_t bufsiz, size_t offset,
 		  unsigned int scale);

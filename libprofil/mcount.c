@@ -138,7 +138,7 @@ static int pf_mon_start_locked(void)
 {
 	int rate = pf_profil_env_rate();
 
-	/* Not over a session profil-ctl run or attach started: EBUSY. */
+	/* Not over a session on another buffer (another tool's): EBUSY. */
 	if (pf_profil_own(pf_mon.kcount, pf_mon.nbins * sizeof(*pf_mon.kcount),
 			  (size_t)pf_mon.lowpc, PF_SCALE) < 0)
 		return -1;

@@ -103,8 +103,8 @@ static int pf_own_cb(const struct nlmsghdr *nlh, void *data)
 
 /*
  * Under pf_lock, the socket resolved: whether this process has an active
- * session on another buffer than @p's, one that profil-ctl run or attach
- * started. A failed GET (ENOENT: no session) is not busy.
+ * buffer session on another buffer than @p's, one another tool started.
+ * A failed GET (ENOENT: no session) is not busy.
  */
 static bool pf_busy_locked(const struct profil_params *p)
 {
@@ -136,8 +136,8 @@ static int pf_start_locked(const struct profil_params *p, bool off,
 		}
 		if (own && pf_busy_locked(p)) {
 			pf_err_set(EBUSY, "busy (EBUSY): this process is "
-				   "already profiled (by profil-ctl run or "
-				   "attach?); that session is left alone");
+				   "already profiled into another buffer; "
+				   "that session is left alone");
 			return -1;
 		}
 		nlh = pf_nl_request(&pf_shared, PROFIL_CMD_START, NLM_F_ACK);

@@ -412,7 +412,7 @@ static void test_moncontrol_failure_keeps_profile(void **state)
 }
 
 /*
- * Under profil-ctl run the process has a session already, on profil-ctl's
+ * A process with a buffer session already, on another tool's
  * buffer: monstartup() does not restart it (EBUSY, no START) and
  * _mcleanup() writes nothing.
  */
