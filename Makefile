@@ -166,7 +166,7 @@ CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 
 .PHONY: all module lib cli deps guest-module ksrc selftests unit check \
 	check-unit check-guest check-debug check-load run-unit run-guest \
-	demo bench bench-floor bench-return bench-host compare \
+	demo bench bench-floor bench-return bench-host bench-whole compare \
 	style format \
 	install dkms-install dkms-uninstall debug-kernel clean distclean deb \
 	check-install
@@ -373,6 +373,23 @@ bench: deps guest-module bench-floor bench-return $(BENCH_BIN) $(PG_BENCH) \
 		RUN_NAME=bench TAP_PREFIX= \
 		$(TOP)/tests/qemu/run.sh $(abspath $(BENCH_JOB))
 	@$(MAKE) bench-host
+
+# What profil-ctl run and perf record add to four whole programs
+# (tests/bench/whole.sh), at 100 and 1000 Hz, in the -icount guest.
+WHOLE_WORK := $(BUILD)/bench/whole_work
+
+$(WHOLE_WORK): tests/bench/whole_work.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror $< -o $@ -lpthread
+
+bench-whole: deps guest-module cli $(WHOLE_WORK)
+	@mkdir -p $(BUILD)/bench/ksft
+	@echo timeout=3000 >$(BUILD)/bench/ksft/settings
+	@$(QEMU_ENV) KSFT_INSTALL=$(BUILD)/bench/ksft VCPUS=1 ACCEL=tcg \
+		MEM=$(or $(MEM),3G) TIMEOUT=3600 \
+		QEMU_ARGS='-icount shift=0,sleep=off $(QEMU_ARGS)' \
+		RUN_NAME=bench TAP_PREFIX= \
+		$(TOP)/tests/qemu/run.sh $(TOP)/tests/bench/whole.sh
 
 # Host-side rows, in seconds of this machine: profil-ctl's gmon.out
 # reader on files of 10^4, 10^5 and 10^6 TIME_HIST records, in address
