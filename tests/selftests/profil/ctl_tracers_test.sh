@@ -13,6 +13,8 @@
 #   tracer   no ptrace of ours: TracerPid of the program is 0 while it runs
 #   ulimit   under ulimit -v, no mapping of profil-ctl's: the program's
 #            mappings are the same count as when run alone
+#   setuid   as nobody, a program that execs su (set-uid root): the
+#            kernel stops following there, and the report says so
 # Skips (4) without strace or gdb, or without profil.ko.
 set -u
 
@@ -32,7 +34,7 @@ command -v gdb >/dev/null || skip_all "no gdb"
 [ -x "$CTL" ] && [ -x "$WORK" ] || skip_all "profil-ctl or profil_ctl_work not built"
 "$CTL" status >/dev/null 2>&1 || skip_all "profil.ko not loaded, or not root"
 
-echo "1..5"
+echo "1..6"
 
 result()
 {
@@ -118,6 +120,27 @@ if [ "$alone" -gt 0 ] && [ "$alone" -eq "$under" ]; then
 	result ok ulimit
 else
 	result fail ulimit
+fi
+
+# A set-uid exec as nobody: not followed past it, and said.
+if [ -u /bin/su ] && command -v setpriv >/dev/null; then
+	chmod 1777 "$W"
+	cp "$CTL" "$W/profil-ctl"
+	chmod 755 "$W/profil-ctl"
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$W/profil-ctl" run -o "$W/setuid.txt" -- \
+		sh -c 'su --help >/dev/null; exit 0' >"$W/setuid.out" 2>&1
+	st=$?
+	echo "# setuid: status $st"
+	if [ "$st" -eq 0 ] && grep -q "1 process not followed past an exec that raised privileges" "$W/setuid.out"; then
+		result ok setuid
+	else
+		sed 's/^/# /' "$W/setuid.out"
+		result fail setuid
+	fi
+else
+	n=$((n + 1))
+	echo "ok $n setuid # SKIP no set-uid su or no setpriv"
 fi
 
 exit $failed
