@@ -363,15 +363,21 @@ bench-return: $(NEED_DEBUG_KERNEL)
 # thread-table rows.
 BENCH_JOB ?= $(TOP)/tests/bench/run.sh
 
-bench: deps guest-module bench-floor bench-return $(BENCH_BIN) $(PG_BENCH) \
-       $(SCALE_BENCH)
+# $(call bench_guest,JOB,TIMEOUT): run JOB in the bench guest: one vCPU,
+# -icount (a guest second is 10^9 instructions), JOB's timeout TIMEOUT s.
+define bench_guest
 	@mkdir -p $(BUILD)/bench/ksft
-	@echo timeout=1000 >$(BUILD)/bench/ksft/settings
+	@echo timeout=$(2) >$(BUILD)/bench/ksft/settings
 	@$(QEMU_ENV) KSFT_INSTALL=$(BUILD)/bench/ksft VCPUS=1 ACCEL=tcg \
-		MEM=$(or $(MEM),3G) TIMEOUT=1800 \
+		MEM=$(or $(MEM),3G) TIMEOUT=$$(($(2) + 600)) \
 		QEMU_ARGS='-icount shift=0,sleep=off $(QEMU_ARGS)' \
 		RUN_NAME=bench TAP_PREFIX= \
-		$(TOP)/tests/qemu/run.sh $(abspath $(BENCH_JOB))
+		$(TOP)/tests/qemu/run.sh $(1)
+endef
+
+bench: deps guest-module bench-floor bench-return $(BENCH_BIN) $(PG_BENCH) \
+       $(SCALE_BENCH)
+	$(call bench_guest,$(abspath $(BENCH_JOB)),1200)
 	@$(MAKE) bench-host
 
 # What profil-ctl run and perf record add to four whole programs
@@ -383,13 +389,7 @@ $(WHOLE_WORK): tests/bench/whole_work.c
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror $< -o $@ -lpthread
 
 bench-whole: deps guest-module cli $(WHOLE_WORK)
-	@mkdir -p $(BUILD)/bench/ksft
-	@echo timeout=3000 >$(BUILD)/bench/ksft/settings
-	@$(QEMU_ENV) KSFT_INSTALL=$(BUILD)/bench/ksft VCPUS=1 ACCEL=tcg \
-		MEM=$(or $(MEM),3G) TIMEOUT=3600 \
-		QEMU_ARGS='-icount shift=0,sleep=off $(QEMU_ARGS)' \
-		RUN_NAME=bench TAP_PREFIX= \
-		$(TOP)/tests/qemu/run.sh $(TOP)/tests/bench/whole.sh
+	$(call bench_guest,$(TOP)/tests/bench/whole.sh,3000)
 
 # Host-side rows, in seconds of this machine: profil-ctl's gmon.out
 # reader on files of 10^4, 10^5 and 10^6 TIME_HIST records, in address
