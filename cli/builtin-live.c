@@ -1,21 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * profil-ctl start, stop, status and show: sessions that run without
- * profil-ctl watching.
+ * profil-ctl start, stop, status and show.
  *
- * start maps a buffer into the process (see live_setup()), starts its
- * session and detaches: the process runs untraced. The mapping begins
- * with a marker page (livebuf.h) that tells stop, later and from another
- * profil-ctl, that the buffer the kernel reports is one profil-ctl mapped
- * and how long the mapping is; stop then unmaps it (the process is
- * seized for that one munmap()). A buffer without the marker is the
- * program's own (profil(), monstartup()) and is never touched.
+ * start follows a process as attach does (collect_attach()) and leaves a
+ * collector behind (collector_daemon.h): the process that holds the
+ * netlink socket, and so the profile the kernel keeps for it. show and
+ * stop ask that collector for the profile (collector_sock.h); stop ends
+ * it, and the kernel stops following the process and frees the profile.
+ * Nothing is mapped or written in the process.
  *
- * profil.ko lets only the tracer of another process start or stop it or
- * see its buffer's address (CAP_SYS_PTRACE alone is not enough): start,
- * stop and show seize it for their requests, so that ptrace, LSMs
- * included, is the whole rule. status does not: it shows "-" for the
- * addresses it is not given.
+ * A process without a collector may profile itself (profil(),
+ * monstartup(), a -pg build): show reads that buffer from its memory,
+ * and stop stops its session and leaves the buffer, the program's own,
+ * alone. profil.ko lets only the tracer of another process stop its
+ * session or see its buffer's address (CAP_SYS_PTRACE alone is not
+ * enough): show and stop seize it for their requests, so that ptrace,
+ * LSMs included, is the whole rule. status does not: it shows "-" for
+ * the addresses it is not given.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,13 +24,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ptrace.h>
 #include <unistd.h>
 
+#include "collect.h"
+#include "collector_daemon.h"
+#include "collector_sock.h"
 #include "commands.h"
 #include "ctl.h"
 #include "live.h"
-#include "procmaps.h"
 #include "tracer.h"
 
 static const char *const state_names[] = {
@@ -74,29 +76,6 @@ static int ctl_parse_pid_cmd(int argc, char **argv, unsigned int set,
 }
 
 /*
- * Seize @pid and wait for a stop at which to inject. On failure the
- * message is printed; *@exiting tells that it sits in its exit stop.
- */
-static int ctl_grab(const char *op, pid_t pid, struct tracer_stop *s)
-{
-	int err = tracer_seize(pid, 0);
-
-	if (!err) {
-		err = tracer_interrupt(pid, s);
-		if (err) {
-			ptrace(PTRACE_DETACH, pid, 0, 0);
-			ctl_errorf(op, "process %d: %s", (int)pid,
-				   err == -ESRCH ? "it is exiting" :
-				   strerror(-err));
-		}
-		return err;
-	}
-	ctl_errorf(op, "process %d: ptrace: %s", (int)pid,
-		   tracer_strerror(err));
-	return err;
-}
-
-/*
  * The session of @pid into @st, STOPped first if @stop, over a handle of
  * its own. With @seize, @pid is seized meanwhile (PTRACE_SEIZE does not
  * stop it): its tracer may stop it and is told its buffer's address. A
@@ -129,105 +108,113 @@ static int ctl_session_get(const char *op, pid_t pid, bool stop, bool seize,
 	}
 	if ((stop && profil_session_stop(h, pid) < 0) ||
 	    live_session_get(h, pid, st, missed ? missed : &unused) < 0) {
-		ctl_perror_lib(op);
+		if (errno == ENOENT && seize)
+			ctl_errorf(op, "process %d has no collector (\"profil-"
+				   "ctl start %d\" leaves one) and no profil "
+				   "session of its own", (int)pid, (int)pid);
+		else
+			ctl_perror_lib(op);
 		ret = -1;
 	}
 	if (seized && !tracer_interrupt(pid, &s))
-		tracer_resume(pid, &s, false, true);
+		tracer_resume(pid, &s, true);
 	profil_handle_close(h);
 	return ret;
 }
 
+/* Why collector_listen() failed, for start. */
+static void start_listen_error(const char *op, pid_t pid, int err)
+{
+	if (err == -EADDRINUSE)
+		ctl_errorf(op, "process %d: @" COLLECTOR_NAME_FMT " is taken: "
+			   "the collector of an earlier process %d? (\"profil-"
+			   "ctl stop %d\" ends it)", (int)pid, (int)pid,
+			   (int)pid, (int)pid);
+	else
+		ctl_errorf(op, "process %d: @" COLLECTOR_NAME_FMT ": %s",
+			   (int)pid, (int)pid, strerror(-err));
+}
+
 int cmd_start(int argc, char **argv)
 {
-	struct profil_handle *h;
-	struct inject_result res = { .exited = false };
-	struct tracer_stop s;
-	struct live_buf b;
 	struct live_opts o;
-	int err;
+	struct collect c;
+	pid_t collector;
+	int lfd, err, ret = CTL_EXIT_FAIL;
 
-	err = ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_PROFILE, &o);
+	err = ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_PROFILE |
+				LIVE_OPTS_INHERIT, &o);
 	if (err < 0)
 		return live_parse_exit(err);
-	h = live_open(argv[0]);
-	if (!h)
-		return CTL_EXIT_FAIL;
-	if (live_check_unprofiled(argv[0], h, o.pid) ||
-	    ctl_grab(argv[0], o.pid, &s)) {
-		profil_handle_close(h);
-		return CTL_EXIT_FAIL;
+	if (o.pid == getpid())
+		return ctl_usage_error(argv[0], "cannot start on itself");
+	if (collect_init(&c, argv[0], &o) < 0)
+		goto out;
+	if (collect_command_of(&c, o.pid)) {
+		ctl_perror(argv[0]);
+		goto out;
 	}
-	/* Detach only after START: only a tracer may start another process. */
-	err = live_setup(argv[0], h, o.pid, &o, &b, &res);
-	profil_handle_close(h);
-	if (!res.exited)
-		tracer_resume(o.pid, &s, true, true);
-	inject_redeliver(o.pid, &res);
-	if (err)
-		return CTL_EXIT_FAIL;
-	printf("process %d: profiling %s [%#" PRIx64 ", %#" PRIx64 "), %"
-	       PRIu64 " bytes per counter; %" PRIu64 " bytes of counters at %#"
-	       PRIx64 " until \"profil-ctl stop %d\"\n", (int)o.pid,
-	       b.text.exe, b.geom.offset - b.text.bias, b.text.end -
-	       b.text.bias, o.bin_bytes, b.geom.bufsiz, b.map_addr +
-	       live_page_size(), (int)o.pid);
-	live_buf_free(&b);
-	return CTL_EXIT_OK;
+	if (collect_attach(&c, o.pid) < 0)
+		goto out;
+	lfd = collector_listen(o.pid);
+	if (lfd < 0) {
+		start_listen_error(argv[0], o.pid, lfd);
+		goto out;
+	}
+	collector = collector_daemon_start(&c, lfd);
+	close(lfd);
+	if (collector < 0)
+		goto out;
+	printf("process %d: followed at %u Hz by collector %d until "
+	       "\"profil-ctl stop %d\"; \"profil-ctl show %d\" reads the "
+	       "profile meanwhile\n", (int)o.pid,
+	       o.rate ? o.rate : PROFIL_RATE_DEFAULT, (int)collector,
+	       (int)o.pid, (int)o.pid);
+	ret = CTL_EXIT_OK;
+out:
+	/* The collector has the netlink socket now: ours only closes. */
+	collect_free(&c);
+	return ret;
 }
 
 /*
- * The mapping that holds @st's buffer, if profil-ctl made it: the marker
- * in the page before the buffer, and private anonymous memory there of
- * (at least) the marker's extent.
+ * A process without a collector: its own buffer, one executable's
+ * report, which the whole-program options do not shape. Refuse them
+ * rather than drop them. Return: 0, or -1 after printing why.
  */
-static bool ctl_our_mapping(const struct profil_status *st, uint64_t *addr,
-			    uint64_t *len)
+static int buffer_opts_check(const char *op, const struct live_opts *o)
 {
-	uint64_t page = live_page_size();
-	struct livebuf_marker m;
-	struct procmaps_entry *v;
-	bool ours = false;
-	size_t n, i;
+	const char *opt = o->per_process ? "--per-process" :
+			  o->save ? "--save" : report_whole_only(&o->report);
 
-	if (st->buf < page || (st->buf & (page - 1)) ||
-	    target_read(st->pid, st->buf - page, &m, sizeof(m)) ||
-	    !livebuf_marker_matches(&m, st->bufsiz, page))
-		return false;
-	if (procmaps_load(st->pid, &v, &n) < 0)
-		return false;
-	/* Anonymous neighbours with the same protection merge with it. */
-	for (i = 0; i < n && !ours; i++)
-		ours = v[i].start <= st->buf - page &&
-		       v[i].end - (st->buf - page) >= m.map_len &&
-		       !strcmp(v[i].perms, "rw-p") && !v[i].path[0];
-	free(v);
-	*addr = st->buf - page;
-	*len = m.map_len;
-	return ours;
-}
-
-static int ctl_unmap(const char *op, pid_t pid, uint64_t addr, uint64_t len)
-{
-	struct inject_result res = { .exited = false };
-	struct tracer_stop s;
-	int err;
-
-	if (ctl_grab(op, pid, &s))
-		return -1;
-	err = inject_munmap(pid, addr, len, &res);
-	if (!res.exited)
-		tracer_resume(pid, &s, !err, true);
-	inject_redeliver(pid, &res);
-	if (err)
-		ctl_errorf(op, "process %d: munmap() in it: %s", (int)pid,
-			   strerror(-err));
-	return err ? -1 : 0;
+	if (!opt)
+		return 0;
+	ctl_errorf(op, "process %d has no collector (\"profil-ctl start\"): "
+		   "%s applies to a whole program's profile, not to the one "
+		   "executable of its own profil() buffer", (int)o->pid, opt);
+	return -1;
 }
 
 /*
- * stop -o FILE: the final profile, read from the buffer before it is
- * unmapped, written as show -o would. Return: 0, or -1 after printing why.
+ * The profile of @pid's collector after request @req into @r. Return: 0,
+ * COLLECTOR_NONE without a collector, or -1 after printing why.
+ */
+static int collector_get(const char *op, pid_t pid, const char *req,
+			 struct collector_reply *r)
+{
+	int ret = collector_request(op, pid, req, r);
+
+	if (!ret && !r->profile.nprocesses) {
+		ctl_errorf(op, "process %d: no process was profiled", (int)pid);
+		profile_free(&r->profile);
+		ret = -1;
+	}
+	return ret;
+}
+
+/*
+ * stop -o FILE: the final profile, read from the buffer of a stopped
+ * session, written as show -o would. Return: 0, or -1 after printing why.
  */
 static int ctl_stop_save(const char *op, const struct profil_status *st,
 			 uint64_t missed, const struct live_opts *o)
@@ -242,42 +229,52 @@ static int ctl_stop_save(const char *op, const struct profil_status *st,
 	return ret;
 }
 
-int cmd_stop(int argc, char **argv)
+/* stop of a process without a collector: its own session, if any. */
+static int stop_buffer(const char *op, const struct live_opts *o)
 {
 	struct profil_status st;
-	struct live_opts o;
-	uint64_t addr, len, missed;
-	const char *what;
-	bool failed = false, saved = false;
-	int err;
+	uint64_t missed;
+	bool failed = false;
 
-	err = ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_KEEP | LIVE_OPTS_REPORT,
-				&o);
-	if (err < 0)
-		return live_parse_exit(err);
-	if (ctl_session_get(argv[0], o.pid, true, true, &st, &missed))
+	if (buffer_opts_check(op, o) ||
+	    ctl_session_get(op, o->pid, true, true, &st, &missed))
 		return CTL_EXIT_FAIL;
-	/* The session is STOPped: the counts are final. Save, then unmap. */
-	if (o.output) {
-		failed = ctl_stop_save(argv[0], &st, missed, &o) < 0;
-		saved = !failed;
-	}
-	if (!ctl_our_mapping(&st, &addr, &len))
-		what = "the buffer is not one profil-ctl mapped: left alone";
-	else if (o.keep)
-		what = "profil-ctl's buffer kept (\"profil-ctl show\" reads "
-		       "it, \"profil-ctl stop\" again unmaps it)";
-	else if (failed)
-		what = "profil-ctl's buffer kept, since the profile could not "
-		       "be saved (\"profil-ctl show\" reads it)";
-	else if ((failed = ctl_unmap(argv[0], o.pid, addr, len) < 0))
-		what = "profil-ctl's buffer could not be unmapped";
-	else
-		what = "profil-ctl's buffer unmapped";
-	printf("process %d: stopped (%s), %" PRIu64 " ticks; %s%s%s\n",
-	       (int)o.pid, NAME_OF(reason_names, st.reason), st.stats.ticks,
-	       what, saved ? "; profile saved in " : "",
-	       saved ? o.output : "");
+	/* The session is STOPped: the counts are final. */
+	if (o->output)
+		failed = ctl_stop_save(op, &st, missed, o) < 0;
+	printf("process %d: stopped (%s), %" PRIu64 " ticks; its own buffer "
+	       "left alone%s%s\n", (int)o->pid,
+	       NAME_OF(reason_names, st.reason), st.stats.ticks,
+	       o->output && !failed ? "; profile saved in " : "",
+	       o->output && !failed ? o->output : "");
+	return failed ? CTL_EXIT_FAIL : CTL_EXIT_OK;
+}
+
+int cmd_stop(int argc, char **argv)
+{
+	struct collector_reply r;
+	struct live_opts o;
+	bool saved, failed = false;
+	int ret;
+
+	ret = ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_REPORT | LIVE_OPTS_WHOLE,
+				&o);
+	if (ret < 0)
+		return live_parse_exit(ret);
+	ret = collector_get(argv[0], o.pid, COLLECTOR_REQ_STOP, &r);
+	if (ret == COLLECTOR_NONE)
+		return stop_buffer(argv[0], &o);
+	if (ret < 0)
+		return CTL_EXIT_FAIL;
+	/* Without -o or --save, the final profile is not wanted. */
+	saved = o.output || o.save;
+	if (saved)
+		failed = live_profile_report(argv[0], &r.profile, &o) < 0;
+	printf("process %d: stopped: its collector (pid %d) exited, %" PRIu64
+	       " ticks%s%s\n", (int)o.pid, (int)r.pid, r.profile.acct.ticks,
+	       o.output && !failed ? "; profile saved in " : "",
+	       o.output && !failed ? o.output : "");
+	profile_free(&r.profile);
 	return failed ? CTL_EXIT_FAIL : CTL_EXIT_OK;
 }
 
@@ -434,30 +431,51 @@ int cmd_status(int argc, char **argv)
 	return err < 0 ? CTL_EXIT_FAIL : CTL_EXIT_OK;
 }
 
-int cmd_show(int argc, char **argv)
+/* show of a process without a collector: its own buffer, if any. */
+static int show_buffer(const char *op, const struct live_opts *o)
 {
 	struct profil_status st;
 	struct hist hist = { .rate = 0 };
-	struct live_opts o;
 	uint64_t missed;
 	int ret;
 
-	ret = ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_REPORT, &o);
-	if (ret < 0)
-		return live_parse_exit(ret);
-	if (ctl_session_get(argv[0], o.pid, false, true, &st, &missed))
+	if (buffer_opts_check(op, o) ||
+	    ctl_session_get(op, o->pid, false, true, &st, &missed))
 		return CTL_EXIT_FAIL;
 	if (!status_has_addrs(&st)) {
-		ctl_errorf(argv[0], "process %d: the kernel did not tell the "
+		ctl_errorf(op, "process %d: the kernel did not tell the "
 			   "buffer's address: only the process's ptrace tracer "
-			   "is told", (int)o.pid);
+			   "is told", (int)o->pid);
 		return CTL_EXIT_FAIL;
 	}
-	if (live_snapshot(argv[0], &st, &hist) < 0) {
+	if (live_snapshot(op, &st, &hist) < 0) {
 		hist_free(&hist);
 		return CTL_EXIT_FAIL;
 	}
-	ret = live_report(argv[0], &hist, &st, missed, &o);
+	ret = live_report(op, &hist, &st, missed, o);
 	hist_free(&hist);
+	return ret;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct collector_reply r;
+	struct live_opts o;
+	int ret;
+
+	ret = ctl_parse_pid_cmd(argc, argv, LIVE_OPTS_REPORT | LIVE_OPTS_WHOLE,
+				&o);
+	if (ret < 0)
+		return live_parse_exit(ret);
+	ret = collector_get(argv[0], o.pid, COLLECTOR_REQ_SHOW, &r);
+	if (ret == COLLECTOR_NONE)
+		return show_buffer(argv[0], &o);
+	if (ret < 0)
+		return CTL_EXIT_FAIL;
+	/* Not a program's output to keep apart: the report on stdout. */
+	o.report_stdout = true;
+	ret = live_profile_report(argv[0], &r.profile, &o) < 0 ?
+	      CTL_EXIT_FAIL : CTL_EXIT_OK;
+	profile_free(&r.profile);
 	return ret;
 }

@@ -6,8 +6,6 @@
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,29 +22,6 @@ static int run_status(int wstatus)
 	return CTL_EXIT_FAIL;
 }
 
-/*
- * @c's command: @pid's /proc/PID/cmdline, NUL-separated words. Not
- * knowing it (the process is gone, a kernel thread) is not an error.
- */
-static int attach_command(struct collect *c, pid_t pid)
-{
-	char path[64], buf[4096], *words[256];
-	size_t len, n = 0, i;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	len = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[len] = '\0';
-	for (i = 0; i < len && n < sizeof(words) / sizeof(words[0]);
-	     i += strlen(buf + i) + 1)
-		words[n++] = buf + i;
-	return n ? collect_set_command(c, words, n) : 0;
-}
-
 int cmd_run(int argc, char **argv)
 {
 	struct live_opts o;
@@ -55,7 +30,7 @@ int cmd_run(int argc, char **argv)
 
 	first = live_parse_opts(argc, argv, LIVE_OPTS_PROFILE |
 				LIVE_OPTS_REPORT | LIVE_OPTS_COMMAND |
-				LIVE_OPTS_WHOLE, &o);
+				LIVE_OPTS_WHOLE | LIVE_OPTS_INHERIT, &o);
 	if (first < 0)
 		return live_parse_exit(first);
 	if (first >= argc)
@@ -90,7 +65,7 @@ int cmd_attach(int argc, char **argv)
 
 	first = live_parse_opts(argc, argv, LIVE_OPTS_PID | LIVE_OPTS_PROFILE |
 				LIVE_OPTS_REPORT | LIVE_OPTS_DURATION |
-				LIVE_OPTS_WHOLE, &o);
+				LIVE_OPTS_WHOLE | LIVE_OPTS_INHERIT, &o);
 	if (first < 0)
 		return live_parse_exit(first);
 	if (first < argc)
@@ -102,7 +77,7 @@ int cmd_attach(int argc, char **argv)
 		return ctl_usage_error(argv[0], "cannot attach to itself");
 	if (collect_init(&c, argv[0], &o) < 0)
 		goto out;
-	if (attach_command(&c, o.pid)) {
+	if (collect_command_of(&c, o.pid)) {
 		ctl_perror(argv[0]);
 		goto out;
 	}

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # profil-ctl and libprofil compile for another architecture: every
-# source the Makefiles pick for aarch64 (inject_none.c, no mcount
+# source the Makefiles pick for aarch64 (no mcount
 # assembly) compiled, not linked, with Debian's cross compiler
 # (gcc-aarch64-linux-gnu; no arm64 libraries are needed: the headers of
 # libelf, libdw and libmnl are the host's, taken after the cross libc's).

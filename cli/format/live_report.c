@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The report of run and attach: on standard error, so that the program's
- * standard output stays its own, or in -o FILE; in --format (one
+ * The report of run, attach, show and stop: on standard error, so that
+ * the program's standard output stays its own (show: on standard output),
+ * or in -o FILE; in --format (one
  * gmon.out per object for gmon); the saved profile in --save FILE; and
  * the kernel's accounting on standard error, last.
  */
@@ -10,6 +11,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ctl.h"
 #include "live.h"
@@ -82,8 +84,8 @@ int live_profile_report(const char *op, const struct profile *p,
 	else if (o->output)
 		ret = write_file(op, o->output, render_to, p, o);
 	else
-		ret = profile_report(stderr, p, &o->report, o->per_process,
-				     op);
+		ret = profile_report(o->report_stdout ? stdout : stderr, p,
+				     &o->report, o->per_process, op);
 	if (o->save && write_file(op, o->save, save_to, p, o))
 		ret = -1;
 	live_accounting(op, p);

@@ -97,6 +97,25 @@ int collect_set_command(struct collect *c, char *const *argv, size_t n)
 	return 0;
 }
 
+int collect_command_of(struct collect *c, pid_t pid)
+{
+	char path[64], buf[4096], *words[256];
+	size_t len, n = 0, i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	for (i = 0; i < len && n < sizeof(words) / sizeof(words[0]);
+	     i += strlen(buf + i) + 1)
+		words[n++] = buf + i;
+	return n ? collect_set_command(c, words, n) : 0;
+}
+
 int collect_watch(struct collect *c, int fd,
 		  int (*fn)(struct collect *c, void *arg), void *arg)
 {
@@ -240,14 +259,14 @@ int collect_attach(struct collect *c, pid_t pid)
 	if (!err && profil_collect(c->reader.h, &p) < 0) {
 		if (errno == EEXIST)
 			ctl_errorf(c->op, "process %d is followed already "
-				   "(another profil-ctl run, attach or top)",
-				   (int)pid);
+				   "(another profil-ctl run, attach, top or "
+				   "start)", (int)pid);
 		else
 			ctl_perror_lib(c->op);
 		c->failed = true;
 	}
 	if (!err)
-		err = tracer_resume(tid, &s, false, true);
+		err = tracer_resume(tid, &s, true);
 	if (err && err != -ESRCH) {
 		ctl_errorf(c->op, "process %d: ptrace: %s", (int)pid,
 			   tracer_strerror(err));

@@ -40,7 +40,7 @@ struct collect_watch {
 
 /**
  * struct collect - one program followed
- * @op: "run", "attach" or "top", for messages
+ * @op: "run", "attach", "top" or "start", for messages
  * @attach: attach's rules: a signal to profil-ctl ends it, as the
  *	process's exit does
  * @root: run's program, or attach's process; 0 before either
@@ -91,6 +91,14 @@ int collect_init(struct collect *c, const char *op, const struct live_opts *o);
  * Return: 0, or -1 with errno ENOMEM.
  */
 int collect_set_command(struct collect *c, char *const *argv, size_t n);
+
+/**
+ * collect_command_of() - name the profile by @pid's command line
+ * (/proc/PID/cmdline); not knowing it (the process is gone, a kernel
+ * thread) is no error
+ * Return: 0, or -1 with errno ENOMEM.
+ */
+int collect_command_of(struct collect *c, pid_t pid);
 
 /**
  * collect_watch() - have collect_loop() also poll @fd for input and call

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A profiling buffer in another process: set up by injected mmap(), its
- * session started and stopped over netlink, its counters read with
- * process_vm_readv(), rendered by report_render().
+ * What the live commands share (live.h): the netlink handle and its
+ * messages, and a program's own profiling buffer, its counters read
+ * with process_vm_readv(), rendered by report_render().
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,11 +18,6 @@
 #include "ctl.h"
 #include "live.h"
 #include "report.h"
-
-uint64_t live_page_size(void)
-{
-	return (uint64_t)sysconf(_SC_PAGESIZE);
-}
 
 int live_parse_pid(const char *s, pid_t *pid)
 {
@@ -114,79 +109,6 @@ const char *live_module_version(char *buf, size_t len)
 	return buf;
 }
 
-void live_buf_free(struct live_buf *b)
-{
-	target_text_free(&b->text);
-	memset(b, 0, sizeof(*b));
-}
-
-int live_setup(const char *op, struct profil_handle *h, pid_t pid,
-	       const struct live_opts *o, struct live_buf *b,
-	       struct inject_result *res)
-{
-	uint64_t page = live_page_size();
-	struct livebuf_marker m;
-	struct profil_params p;
-	int err;
-
-	memset(b, 0, sizeof(*b));
-	b->pid = pid;
-	err = target_text(pid, &b->text);
-	if (err) {
-		ctl_errorf(op, "process %d: its executable's text: %s",
-			   (int)pid, strerror(-err));
-		return err;
-	}
-	if (livebuf_geometry(b->text.start, b->text.end, o->bin_bytes,
-			     &b->geom) < 0 ||
-	    !(b->map_len = livebuf_map_len(b->geom.bufsiz, page))) {
-		err = -EINVAL;
-		ctl_errorf(op, "process %d: %s: no usable text range",
-			   (int)pid, b->text.exe);
-		goto err_free;
-	}
-	err = inject_mmap(pid, b->map_len, &b->map_addr, res);
-	if (err) {
-		ctl_errorf(op, "process %d: mmap() of %llu bytes in it: %s",
-			   (int)pid, (unsigned long long)b->map_len,
-			   inject_strerror(err));
-		goto err_free;
-	}
-	livebuf_marker_init(&m, b->map_len, b->geom.bufsiz, b->text.bias);
-	err = target_write(pid, b->map_addr, &m, sizeof(m));
-	if (err) {
-		ctl_errorf(op, "process %d: writing its buffer: %s", (int)pid,
-			   strerror(-err));
-		goto err_unmap;
-	}
-	p = (struct profil_params){
-		.buf = b->map_addr + page,
-		.bufsiz = b->geom.bufsiz,
-		.offset = b->geom.offset,
-		.scale = b->geom.scale,
-		.rate = o->rate,
-		/* An active session is the program's own: leave it. */
-		.flags = o->flags | PROFIL_START_EXCL,
-		.pid = pid,
-	};
-	if (profil_session_start(h, &p) < 0) {
-		err = -errno;
-		if (err == -EEXIST)
-			live_refuse_active(op, pid);
-		else
-			ctl_perror_lib(op);
-		goto err_unmap;
-	}
-	return 0;
-
-err_unmap:
-	if (!res->exiting && !res->exited)
-		inject_munmap(pid, b->map_addr, b->map_len, res);
-err_free:
-	live_buf_free(b);
-	return err;
-}
-
 static int live_read_counts(const char *op, pid_t pid, uint64_t buf,
 			    size_t nbins, uint16_t **counts)
 {
@@ -208,31 +130,6 @@ static int live_read_counts(const char *op, pid_t pid, uint64_t buf,
 	return 0;
 }
 
-int live_check_unprofiled(const char *op, struct profil_handle *h, pid_t pid)
-{
-	struct profil_status st;
-
-	if (profil_session_get(h, pid, &st) < 0) {
-		/* None; no such process, or not ours: the seize says so. */
-		if (errno == ENOENT || errno == ESRCH || errno == EPERM)
-			return 0;
-		ctl_perror_lib(op);
-		return -1;
-	}
-	if (st.state != PROFIL_STATE_ACTIVE)
-		return 0;
-	live_refuse_active(op, pid);
-	return -1;
-}
-
-void live_refuse_active(const char *op, pid_t pid)
-{
-	ctl_errorf(op, "process %d has an active profil session, which this "
-		   "would replace: its own (profil(), monstartup(), -pg) or "
-		   "profil-ctl start's; \"profil-ctl show %d\" reads it",
-		   (int)pid, (int)pid);
-}
-
 int live_session_get(struct profil_handle *h, pid_t pid,
 		     struct profil_status *st, uint64_t *missed)
 {
@@ -243,39 +140,6 @@ int live_session_get(struct profil_handle *h, pid_t pid,
 		return -1;
 	*missed = stats[PROFIL_STAT_MISSED];
 	return 0;
-}
-
-int live_collect(const char *op, struct profil_handle *h,
-		 const struct live_buf *b, struct hist *hist,
-		 struct profil_status *st, uint64_t *missed)
-{
-	uint64_t buf = b->map_addr + live_page_size();
-	uint16_t *counts;
-	int ret;
-
-	if (profil_session_stop(h, b->pid) < 0 ||
-	    live_session_get(h, b->pid, st, missed) < 0) {
-		ctl_perror_lib(op);
-		return -1;
-	}
-	if (st->buf != buf)
-		ctl_errorf(op, "warning: process %d replaced profil-ctl's "
-			   "buffer with its own: the profile covers the time "
-			   "before", (int)b->pid);
-	if (live_read_counts(op, b->pid, buf, b->geom.nbins, &counts) < 0)
-		return -1;
-	ret = livebuf_to_hist(counts, b->geom.nbins, b->geom.offset,
-			      b->geom.scale, b->text.bias, hist);
-	free(counts);
-	if (!ret) {
-		hist->rate = st->buf == buf ? st->rate : 0;
-		hist->binary = strdup(b->text.exe);
-		if (!hist->binary)
-			ret = -1;
-	}
-	if (ret)
-		ctl_perror(op);
-	return ret;
 }
 
 int live_snapshot(const char *op, const struct profil_status *st,

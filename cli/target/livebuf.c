@@ -1,37 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Live buffer geometry, marker page and conversion to struct hist.
+ * A profiling buffer's range and its conversion to struct hist.
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "livebuf.h"
-
-#define LIVEBUF_MAX_ALIGN 4096
 
 bool livebuf_bin_bytes_valid(uint64_t bin_bytes)
 {
 	return bin_bytes >= 2 && bin_bytes <= LIVEBUF_MAX_BIN_BYTES &&
 	       !(bin_bytes & (bin_bytes - 1));
-}
-
-int livebuf_geometry(uint64_t start, uint64_t end, uint64_t bin_bytes,
-		     struct livebuf_geom *g)
-{
-	uint64_t align, nbins;
-
-	if (end <= start || !livebuf_bin_bytes_valid(bin_bytes)) {
-		errno = EINVAL;
-		return -1;
-	}
-	align = bin_bytes < LIVEBUF_MAX_ALIGN ? bin_bytes : LIVEBUF_MAX_ALIGN;
-	g->offset = start & ~(align - 1);
-	nbins = (end - g->offset + bin_bytes - 1) / bin_bytes;
-	g->nbins = (size_t)nbins;
-	g->bufsiz = nbins * 2;
-	g->scale = (uint32_t)(LIVEBUF_MAX_BIN_BYTES / bin_bytes);
-	return 0;
 }
 
 int livebuf_range_end(uint64_t offset, size_t nbins, uint32_t scale,
@@ -78,31 +57,4 @@ int livebuf_to_hist(const uint16_t *counts, size_t nbins, uint64_t offset,
 	ret = hist_add_range(h, offset - bias, end - bias, bins, nbins);
 	free(bins);
 	return ret;
-}
-
-void livebuf_marker_init(struct livebuf_marker *m, uint64_t map_len,
-			 uint64_t bufsiz, uint64_t bias)
-{
-	memset(m, 0, sizeof(*m));
-	memcpy(m->magic, LIVEBUF_MAGIC, sizeof(LIVEBUF_MAGIC));
-	m->map_len = map_len;
-	m->bufsiz = bufsiz;
-	m->bias = bias;
-}
-
-uint64_t livebuf_map_len(uint64_t bufsiz, uint64_t page_size)
-{
-	uint64_t pages = bufsiz / page_size + !!(bufsiz % page_size);
-
-	if (pages >= UINT64_MAX / page_size)
-		return 0;
-	return (pages + 1) * page_size;
-}
-
-bool livebuf_marker_matches(const struct livebuf_marker *m, uint64_t bufsiz,
-			    uint64_t page_size)
-{
-	return !memcmp(m->magic, LIVEBUF_MAGIC, sizeof(LIVEBUF_MAGIC)) &&
-	       m->bufsiz == bufsiz &&
-	       m->map_len == livebuf_map_len(bufsiz, page_size);
 }

@@ -107,27 +107,14 @@ void target_text_free(struct target_text *t)
 	t->exe = NULL;
 }
 
-/* Copies @len bytes between @buf and @pid's @addr, all or an error. */
-static int target_copy(pid_t pid, uint64_t addr, void *buf, size_t len,
-		       bool write)
+int target_read(pid_t pid, uint64_t addr, void *buf, size_t len)
 {
 	struct iovec local = { .iov_base = buf, .iov_len = len };
 	struct iovec remote = { .iov_base = (void *)(uintptr_t)addr,
 				.iov_len = len };
-	ssize_t n = write ? process_vm_writev(pid, &local, 1, &remote, 1, 0)
-			  : process_vm_readv(pid, &local, 1, &remote, 1, 0);
+	ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
 
 	if (n < 0)
 		return -errno;
 	return (size_t)n == len ? 0 : -EFAULT;
-}
-
-int target_read(pid_t pid, uint64_t addr, void *buf, size_t len)
-{
-	return target_copy(pid, addr, buf, len, false);
-}
-
-int target_write(pid_t pid, uint64_t addr, const void *buf, size_t len)
-{
-	return target_copy(pid, addr, (void *)buf, len, true);
 }

@@ -47,7 +47,4 @@ void target_text_free(struct target_text *t);
  */
 int target_read(pid_t pid, uint64_t addr, void *buf, size_t len);
 
-/** target_write() - the reverse, with process_vm_writev(). */
-int target_write(pid_t pid, uint64_t addr, const void *buf, size_t len);
-
 #endif /* PROFIL_CTL_TARGET_H */

@@ -22,14 +22,15 @@ static bool is_stop_signal(int sig)
 	       sig == SIGTTOU;
 }
 
-bool tracer_injectable(int wstatus)
+/* The stop an interrupt waits for: a signal-delivery or PTRACE_EVENT_STOP. */
+static bool interrupt_stop(int wstatus)
 {
 	int event = tracer_event(wstatus);
 
 	return WIFSTOPPED(wstatus) && (!event || event == PTRACE_EVENT_STOP);
 }
 
-void tracer_stop_get(pid_t pid, int wstatus, struct tracer_stop *s)
+void tracer_stop_get(int wstatus, struct tracer_stop *s)
 {
 	int event = tracer_event(wstatus);
 
@@ -37,31 +38,20 @@ void tracer_stop_get(pid_t pid, int wstatus, struct tracer_stop *s)
 	s->wstatus = wstatus;
 	if (!WIFSTOPPED(wstatus))
 		return;
-	if (event == PTRACE_EVENT_STOP) {
+	if (event == PTRACE_EVENT_STOP)
 		s->group_stop = is_stop_signal(WSTOPSIG(wstatus));
-	} else if (!event) {
+	else if (!event)
 		s->sig = WSTOPSIG(wstatus);
-		s->have_info = !ptrace(PTRACE_GETSIGINFO, pid, 0, &s->info);
-	}
 }
 
-int tracer_resume(pid_t pid, const struct tracer_stop *s, bool injected,
-		  bool detach)
+int tracer_resume(pid_t pid, const struct tracer_stop *s, bool detach)
 {
 	enum __ptrace_request req = detach ? PTRACE_DETACH : PTRACE_CONT;
-	long sig = s->sig;
 
-	if (s->group_stop) {
-		/* A detached tracee in group-stop stays stopped by itself. */
-		if (!injected && !detach)
-			req = PTRACE_LISTEN;
-		else if (injected)
-			sig = WSTOPSIG(s->wstatus); /* stop again, as it was */
-	}
-	if (injected && s->have_info &&
-	    ptrace(PTRACE_SETSIGINFO, pid, 0, &s->info) < 0)
-		return -errno;
-	if (ptrace(req, pid, 0, sig) < 0)
+	/* A detached tracee in group-stop stays stopped by itself. */
+	if (s->group_stop && !detach)
+		req = PTRACE_LISTEN;
+	if (ptrace(req, pid, 0, (long)s->sig) < 0)
 		return -errno;
 	return 0;
 }
@@ -82,10 +72,10 @@ int tracer_interrupt(pid_t pid, struct tracer_stop *s)
 	for (;;) {
 		if (waitpid(pid, &st, __WALL) < 0)
 			return -errno;
-		tracer_stop_get(pid, st, s);
+		tracer_stop_get(st, s);
 		if (!WIFSTOPPED(st))
 			return -ESRCH;
-		if (tracer_injectable(st))
+		if (interrupt_stop(st))
 			return 0;
 		event = tracer_event(st);
 		if (event == PTRACE_EVENT_EXIT)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What profil-ctl's live commands (run, attach, start, stop, status,
- * show) share: their options, and a profiling buffer mapped into another
- * process: set up, read, taken down.
+ * show, top) share: their options, the netlink handle, the reports; and
+ * for show and stop, a program's own profiling buffer read from its
+ * memory.
  */
 #ifndef PROFIL_CTL_LIVE_H
 #define PROFIL_CTL_LIVE_H
@@ -13,7 +14,6 @@
 
 #include "profil.h"
 #include "hist.h"
-#include "inject.h"
 #include "livebuf.h"
 #include "profile.h"
 #include "report_opts.h"
@@ -29,11 +29,12 @@
  * @flags: PROFIL_F_*
  * @duration: attach: seconds to profile, 0 until interrupted
  * @pid: the target, 0 if not given
- * @keep: stop: leave the buffer mapped
- * @no_inherit: run, attach: not the children
+ * @no_inherit: run, attach, start: not the children
  * @per_process: run, attach: the report by process
  * @json: status: --format=json
  * @output: -o FILE, or NULL for standard output (run, attach: error)
+ * @report_stdout: show: a whole program's report on standard output
+ *	(run and attach leave that to the program)
  * @save: run, attach: --save FILE, the saved profile, or NULL
  * @report: how to show the profile
  */
@@ -43,11 +44,11 @@ struct live_opts {
 	uint32_t flags;
 	double duration;
 	pid_t pid;
-	bool keep;
 	bool no_inherit;
 	bool per_process;
 	bool json;
 	const char *output;
+	bool report_stdout;
 	const char *save;
 	struct report_opts report;
 };
@@ -58,10 +59,10 @@ enum live_opt_set {
 	LIVE_OPTS_PROFILE = 1 << 1,	/* --rate, --bin-bytes, --system-ticks */
 	LIVE_OPTS_REPORT = 1 << 2,	/* -o and the report options */
 	LIVE_OPTS_DURATION = 1 << 3,	/* --duration */
-	LIVE_OPTS_KEEP = 1 << 4,	/* --keep */
 	LIVE_OPTS_FORMAT = 1 << 5,	/* --format=text|json (status) */
 	LIVE_OPTS_COMMAND = 1 << 6,	/* stop at the first operand (run) */
-	LIVE_OPTS_WHOLE = 1 << 7,	/* --no-inherit, --per-process */
+	LIVE_OPTS_WHOLE = 1 << 7,	/* --per-process, --save, --comms.. */
+	LIVE_OPTS_INHERIT = 1 << 8,	/* --no-inherit */
 };
 
 /* live_parse_opts()'s answers that end the command at once. */
@@ -87,71 +88,6 @@ int live_parse_opts(int argc, char **argv, unsigned int set,
  * result: CTL_EXIT_OK after the help, else CTL_EXIT_USAGE
  */
 int live_parse_exit(int parsed);
-
-/**
- * struct live_buf - a buffer profil-ctl mapped into process @pid
- * @pid: the process
- * @map_addr, @map_len: the mapping: marker page, then the counters
- * @geom: the counters' geometry (runtime addresses)
- * @text: the executable the counters cover
- */
-struct live_buf {
-	pid_t pid;
-	uint64_t map_addr;
-	uint64_t map_len;
-	struct livebuf_geom geom;
-	struct target_text text;
-};
-
-/** live_page_size() - the page size, as a u64. */
-uint64_t live_page_size(void);
-
-/**
- * live_setup() - map a buffer into @pid, stopped at an injectable stop,
- * and START its session
- * @res: the injections' outcome (the caller resumes or handles an exit)
- *
- * The caller must be @pid's tracer until this returns: the kernel lets
- * only a tracer START its tracee.
- *
- * Prints "profil-ctl: <op>: ..." on failure, with the kernel's text.
- * Return: 0, or -errno (ESRCH: the process exited or is exiting, see
- * @res).
- */
-int live_setup(const char *op, struct profil_handle *h, pid_t pid,
-	       const struct live_opts *o, struct live_buf *b,
-	       struct inject_result *res);
-
-/** live_buf_free() - forget @b (the mapping, if any, is left alone). */
-void live_buf_free(struct live_buf *b);
-
-/**
- * live_collect() - STOP @b's session (the kernel writes nothing more once
- * it returns), read its status into @st and its counters into @hist
- * (link-time addresses, @hist->binary and @hist->rate set)
- * Return: 0, or -1 after printing why.
- */
-int live_collect(const char *op, struct profil_handle *h,
-		 const struct live_buf *b, struct hist *hist,
-		 struct profil_status *st, uint64_t *missed);
-
-/**
- * live_check_unprofiled() - refuse @pid when it has an active session:
- * its own (profil(), monstartup(), a -pg build) or profil-ctl start's.
- * START would replace it, and the program would lose its profile (or
- * start's buffer would stay mapped, counting nothing). A stopped session,
- * none, or one the caller may not see (the ptrace check then speaks) is
- * no obstacle.
- * Return: 0, or -1 after printing why.
- */
-int live_check_unprofiled(const char *op, struct profil_handle *h, pid_t pid);
-
-/*
- * live_refuse_active() - say that @pid has an active session, which @op
- * would replace: the message of live_check_unprofiled() and of a START
- * with PROFIL_START_EXCL that met one after that check.
- */
-void live_refuse_active(const char *op, pid_t pid);
 
 /**
  * live_session_get() - @pid's session: its status into @st and its

@@ -17,7 +17,6 @@
 enum {
 	LIVE_OPT_BIN_BYTES = 0x200,
 	LIVE_OPT_SYSTEM_TICKS,
-	LIVE_OPT_KEEP,
 	LIVE_OPT_NO_INHERIT,
 	LIVE_OPT_PER_PROCESS,
 	LIVE_OPT_SAVE,
@@ -38,8 +37,6 @@ static const struct ctl_option live_options[] = {
 	  "charge kernel-mode ticks (default: dropped)" },
 	{ { "duration", required_argument, NULL, 'd' }, "SECS",
 	  "stop after SECS seconds (default: until interrupted)" },
-	{ { "keep", no_argument, NULL, LIVE_OPT_KEEP }, NULL,
-	  "leave the buffer mapped, for show" },
 	{ { "no-inherit", no_argument, NULL, LIVE_OPT_NO_INHERIT }, NULL,
 	  "only the process itself, not its children" },
 	{ { "per-process", no_argument, NULL, LIVE_OPT_PER_PROCESS }, NULL,
@@ -50,7 +47,7 @@ static const struct ctl_option live_options[] = {
 	REPORT_OPTIONS,
 	{ { "output", required_argument, NULL, 'o' }, "FILE",
 	  "write the report there (run, attach: also to stderr; stop: "
-	  "the final profile)" },
+	  "the final profile's)" },
 	{ { "help", no_argument, NULL, 'h' }, NULL, "this help" },
 	{ { NULL, 0, NULL, 0 }, NULL, NULL },
 };
@@ -74,9 +71,8 @@ static unsigned int live_opt_owner(int c)
 		return LIVE_OPTS_PROFILE;
 	case 'd':
 		return LIVE_OPTS_DURATION;
-	case LIVE_OPT_KEEP:
-		return LIVE_OPTS_KEEP;
 	case LIVE_OPT_NO_INHERIT:
+		return LIVE_OPTS_INHERIT;
 	case LIVE_OPT_PER_PROCESS:
 	case LIVE_OPT_SAVE:
 	case REPORT_OPT_PER_OBJECT:
@@ -135,9 +131,6 @@ static int live_parse_one(struct live_opts *o, const char *cmd, int c,
 		return 0;
 	case 'o':
 		o->output = arg;
-		return 0;
-	case LIVE_OPT_KEEP:
-		o->keep = true;
 		return 0;
 	case LIVE_OPT_NO_INHERIT:
 		o->no_inherit = true;
@@ -246,7 +239,7 @@ int live_parse_opts(int argc, char **argv, unsigned int set,
 		if (live_parse_one(o, cmd, c, optarg, set, &format))
 			return LIVE_PARSE_USAGE;
 	}
-	if ((set & LIVE_OPTS_WHOLE) && o->bin_bytes < 4) {
+	if ((set & LIVE_OPTS_PROFILE) && o->bin_bytes < 4) {
 		ctl_usage_error(cmd, "--bin-bytes: a whole program is counted "
 				"in u32 bins of 4 bytes or more");
 		return LIVE_PARSE_USAGE;
@@ -254,12 +247,6 @@ int live_parse_opts(int argc, char **argv, unsigned int set,
 	if ((set & LIVE_OPTS_REPORT) &&
 	    report_check_opts(&o->report, cmd, o->output))
 		return LIVE_PARSE_USAGE;
-	if ((set & LIVE_OPTS_REPORT) && !(set & LIVE_OPTS_WHOLE) &&
-	    o->report.nkeys) {
-		ctl_usage_error(cmd, "--sort: pid, comm, dso and sym are keys "
-				"of a whole program's list (run, attach)");
-		return LIVE_PARSE_USAGE;
-	}
 	if ((set & LIVE_OPTS_PID) && !o->pid && optind < argc &&
 	    !(set & LIVE_OPTS_COMMAND)) {
 		if (live_parse_pid(argv[optind], &o->pid) < 0) {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * profil-ctl's live half, pure parts: /proc/PID/maps lines
- * (cli/target/procmaps.c), the load bias of the executable segment, and the
- * live buffer's geometry, marker and translation to struct hist
+ * (cli/target/procmaps.c), the load bias of the executable segment, and a
+ * profiling buffer's range and translation to struct hist
  * (cli/target/livebuf.c).
  */
 #define _GNU_SOURCE
@@ -147,34 +147,6 @@ static void text_bias(void **state)
 	assert_int_equal(EINVAL, errno);
 }
 
-static void geometry(void **state)
-{
-	struct livebuf_geom g;
-
-	(void)state;
-	/* Default: 4 bytes a bin, scale 32768, as monstartup(). */
-	assert_int_equal(0, livebuf_geometry(0x1000, 0x1351, 4, &g));
-	assert_int_equal(0x1000, g.offset);
-	assert_int_equal(32768, g.scale);
-	assert_int_equal(213, g.nbins);		/* ceil(0x351 / 4) */
-	assert_int_equal(426, g.bufsiz);
-	/* Offset aligned down to the bin (at most a page). */
-	assert_int_equal(0, livebuf_geometry(0x1006, 0x1010, 16, &g));
-	assert_int_equal(0x1000, g.offset);
-	assert_int_equal(8192, g.scale);
-	assert_int_equal(1, g.nbins);
-	assert_int_equal(0, livebuf_geometry(0x3000, 0x5000, 131072, &g));
-	assert_int_equal(0x3000, g.offset);	/* page, not 128 KiB */
-	assert_int_equal(1, g.scale);
-	assert_int_equal(1, g.nbins);
-	errno = 0;
-	assert_int_equal(-1, livebuf_geometry(0x2000, 0x2000, 4, &g));
-	assert_int_equal(EINVAL, errno);
-	assert_int_equal(-1, livebuf_geometry(0x1000, 0x2000, 3, &g));
-	assert_int_equal(-1, livebuf_geometry(0x1000, 0x2000, 1, &g));
-	assert_int_equal(-1, livebuf_geometry(0x1000, 0x2000, 262144, &g));
-}
-
 static void bin_bytes_valid(void **state)
 {
 	(void)state;
@@ -240,25 +212,6 @@ static void to_hist(void **state)
 	assert_int_equal(0, h.nranges);
 }
 
-static void marker(void **state)
-{
-	struct livebuf_marker m;
-
-	(void)state;
-	assert_int_equal(8192, livebuf_map_len(426, 4096));
-	assert_int_equal(8192, livebuf_map_len(4096, 4096));
-	assert_int_equal(12288, livebuf_map_len(4097, 4096));
-	assert_int_equal(4096, livebuf_map_len(0, 4096));
-	assert_int_equal(0, livebuf_map_len(UINT64_MAX - 1, 4096));
-
-	livebuf_marker_init(&m, livebuf_map_len(426, 4096), 426, 0x5000);
-	assert_true(livebuf_marker_matches(&m, 426, 4096));
-	assert_false(livebuf_marker_matches(&m, 428, 4096));
-	assert_false(livebuf_marker_matches(&m, 426, 16384));
-	m.magic[0] ^= 1;
-	assert_false(livebuf_marker_matches(&m, 426, 4096));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,11 +220,9 @@ int main(void)
 		cmocka_unit_test(parse_rejects_malformed),
 		cmocka_unit_test(parse_rejects_long_path),
 		cmocka_unit_test(text_bias),
-		cmocka_unit_test(geometry),
 		cmocka_unit_test(bin_bytes_valid),
 		cmocka_unit_test(range_end),
 		cmocka_unit_test(to_hist),
-		cmocka_unit_test(marker),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
