@@ -268,8 +268,8 @@ check: deps
 # kernel only slows (Documentation/testing.rst). T=: those programs
 # instead.
 DEBUG_SKIP := sprofil_test profil_test_lib libprofil_test \
-	      libprofil_test_nopie libprofil_preload profil_ctl_test pg_test \
-	      compare_test.sh top_test.sh
+	      libprofil_test_nopie libprofil_preload profil_ctl_test \
+	      ctl_start_test pg_test compare_test.sh top_test.sh
 GUEST_PROGS = $(shell $(MAKE) -s -C $(SELFTESTS) $(KSFT_VARS) emit_tests | \
 		sed 's/^.*://')
 check-debug: deps ksrc
