@@ -228,7 +228,6 @@ PROFIL_EXPORT int profil_profile_read(struct profil_handle *h,
 				      void *data)
 {
 	struct pf_profile_read r = { .ops = ops, .data = data };
-	struct nlmsghdr *nlh;
 
 	if (pf_check_handle(h) < 0)
 		return -1;
@@ -236,8 +235,6 @@ PROFIL_EXPORT int profil_profile_read(struct profil_handle *h,
 		pf_err_set(EINVAL, NULL);
 		return -1;
 	}
-	nlh = pf_nl_request(&h->nl, PROFIL_CMD_GET_PROFILE, NLM_F_DUMP);
-	if (pf_nl_talk(&h->nl, nlh, pf_profile_cb, &r) < 0)
-		return -1;
-	return r.stopped < 0 ? 1 : r.stopped;
+	return pf_nl_dump(&h->nl, PROFIL_CMD_GET_PROFILE, pf_profile_cb, &r,
+			  &r.stopped);
 }

@@ -66,6 +66,16 @@ int pf_nl_talk(struct pf_nl *nl, struct nlmsghdr *nlh, pf_nl_cb cb,
 	       void *data);
 
 /*
+ * A dump of @cmd, each message to @cb, which sets *@stopped to a caller's
+ * callback's non-zero value to stop the walk (the rest is drained).
+ * Return: 0; *@stopped if positive, 1 if negative (-1 is the library's
+ * alone, with errno set: a callback's own -1 must not pass for a failure
+ * whose errno is stale); or -1.
+ */
+int pf_nl_dump(struct pf_nl *nl, uint8_t cmd, pf_nl_cb cb, void *data,
+	       const int *stopped);
+
+/*
  * Parses a GET reply or STOPPED event of the profil family; with @stats,
  * also every counter by enum profil_stat into its first @n slots.
  */

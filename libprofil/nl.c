@@ -244,6 +244,16 @@ int pf_nl_talk(struct pf_nl *nl, struct nlmsghdr *nlh, pf_nl_cb cb,
 			 GENL_ID_CTRL : nl->family, cb, data);
 }
 
+int pf_nl_dump(struct pf_nl *nl, uint8_t cmd, pf_nl_cb cb, void *data,
+	       const int *stopped)
+{
+	struct nlmsghdr *nlh = pf_nl_request(nl, cmd, NLM_F_DUMP);
+
+	if (pf_nl_talk(nl, nlh, cb, data) < 0)
+		return -1;
+	return *stopped < 0 ? 1 : *stopped;
+}
+
 /*
  * Family resolution.
  */

@@ -177,7 +177,6 @@ PROFIL_EXPORT int profil_session_dump(struct profil_handle *h,
 				      profil_session_cb cb, void *data)
 {
 	struct pf_dump d = { .cb = cb, .data = data };
-	struct nlmsghdr *nlh;
 
 	if (pf_check_handle(h) < 0)
 		return -1;
@@ -185,15 +184,7 @@ PROFIL_EXPORT int profil_session_dump(struct profil_handle *h,
 		pf_err_set(EINVAL, NULL);
 		return -1;
 	}
-	nlh = pf_nl_request(&h->nl, PROFIL_CMD_GET, NLM_F_DUMP);
-	if (pf_nl_talk(&h->nl, nlh, pf_dump_cb, &d) < 0)
-		return -1;
-	/*
-	 * -1 is ours alone, with errno and the last error set: a callback's
-	 * negative value (its own -1, say) must not pass for a failure whose
-	 * errno is stale, so it reads as a plain early stop.
-	 */
-	return d.stopped < 0 ? 1 : d.stopped;
+	return pf_nl_dump(&h->nl, PROFIL_CMD_GET, pf_dump_cb, &d, &d.stopped);
 }
 
 PROFIL_EXPORT int profil_event_subscribe(struct profil_handle *h)
