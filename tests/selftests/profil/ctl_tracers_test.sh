@@ -22,30 +22,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 CTL=${PROFIL_CTL:-${TOP:-$here/../../..}/cli/profil-ctl}
 WORK=$here/profil_ctl_work
 W=$(mktemp -d /tmp/ctl_tracers.XXXXXX)
-n=0
-failed=0
+. "$here/ctl_tap.sh"
 
 echo "TAP version 13"
-skip_all() { echo "1..0 # SKIP $*"; exit 4; }
 trap 'rm -rf "$W"' EXIT
 
 command -v strace >/dev/null || skip_all "no strace"
 command -v gdb >/dev/null || skip_all "no gdb"
-[ -x "$CTL" ] && [ -x "$WORK" ] || skip_all "profil-ctl or profil_ctl_work not built"
-"$CTL" status >/dev/null 2>&1 || skip_all "profil.ko not loaded, or not root"
+need_ctl "$CTL" "$WORK"
 
 echo "1..6"
-
-result()
-{
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=1
-	fi
-}
 
 # The samples of function $2 in the CSV report of file $1 (0 if none).
 hot()

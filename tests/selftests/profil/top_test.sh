@@ -21,13 +21,11 @@ WORK=$here/profil_ctl_work
 SO=$here/profil_ctl_dso.so
 W=$(mktemp -d /tmp/top_test.XXXXXX)
 export TMUX_TMPDIR=$W
-n=0
-failed=0
+. "$here/ctl_tap.sh"
 serve=
 
 echo "TAP version 13"
 
-skip_all() { echo "1..0 # SKIP $*"; exit 4; }
 
 cleanup()
 {
@@ -38,8 +36,7 @@ cleanup()
 trap cleanup EXIT
 
 command -v tmux >/dev/null || skip_all "no tmux"
-[ -x "$CTL" ] && [ -x "$WORK" ] || skip_all "profil-ctl or profil_ctl_work not built"
-"$CTL" status >/dev/null 2>&1 || skip_all "profil.ko not loaded, or not root"
+need_ctl "$CTL" "$WORK"
 # The guest's /dev is a bare devtmpfs: tmux needs ptys.
 if [ ! -e /dev/pts/ptmx ]; then
 	mkdir -p /dev/pts
@@ -48,17 +45,6 @@ if [ ! -e /dev/pts/ptmx ]; then
 fi
 
 echo "1..3"
-
-result()
-{
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=1
-	fi
-}
 
 # check DESC CONDITION...: one diagnostic line per failed condition.
 fails=0
