@@ -204,6 +204,8 @@ static int collector_get(const char *op, pid_t pid, const char *req,
 {
 	int ret = collector_request(op, pid, req, r);
 
+	if (!ret)
+		held_notes_print(op, &r->notes);
 	if (!ret && !r->profile.nprocesses) {
 		ctl_errorf(op, "process %d: no process was profiled", (int)pid);
 		profile_free(&r->profile);

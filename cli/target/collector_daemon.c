@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -144,7 +145,11 @@ static int profile_text(struct collect *c, char **buf, size_t *len)
 	f = open_memstream(buf, len);
 	if (!f)
 		goto out;
-	fprintf(f, "ok %d\n", (int)getpid());
+	/* The notes, for show and stop to print as run does. */
+	fprintf(f, "ok %d notes %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+		" %" PRIu64 " %s\n", (int)getpid(), notes.secure_exec,
+		notes.images_lost, notes.profile_full, notes.mmap_busy,
+		notes.replaced, notes.secure_comm[0] ? notes.secure_comm : "-");
 	ret = profile_save(f, &p);
 	if (fclose(f))
 		ret = -1;

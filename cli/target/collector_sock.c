@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,32 @@ err:
 	return -1;
 }
 
+/*
+ * The "notes" words of the answer's first line [@buf, @end), if there:
+ * secure exec, images lost, profile full, mmap busy, replaced, and the
+ * first secure exec's command ("-": none). A collector without them
+ * leaves @n zero.
+ */
+static void parse_notes(const char *buf, const char *end,
+			struct held_notes *n)
+{
+	char line[256], comm[sizeof(n->secure_comm)];
+	const char *w;
+
+	memset(n, 0, sizeof(*n));
+	snprintf(line, sizeof(line), "%.*s", (int)(end - buf), buf);
+	w = strstr(line, " notes ");
+	if (!w || sscanf(w, " notes %" SCNu64 " %" SCNu64 " %" SCNu64
+			 " %" SCNu64 " %" SCNu64 " %15s", &n->secure_exec,
+			 &n->images_lost, &n->profile_full, &n->mmap_busy,
+			 &n->replaced, comm) != 6) {
+		memset(n, 0, sizeof(*n));
+		return;
+	}
+	if (strcmp(comm, "-"))
+		memcpy(n->secure_comm, comm, sizeof(n->secure_comm));
+}
+
 /* The answer @buf of @len bytes into @r. */
 static int parse_reply(const char *op, pid_t pid, const char *buf,
 		       size_t len, struct collector_reply *r)
@@ -132,12 +159,13 @@ static int parse_reply(const char *op, pid_t pid, const char *buf,
 			   r->error);
 		return -1;
 	}
-	if (!nl || sscanf(buf, "ok %d\n", &cpid) != 1 || cpid <= 0) {
+	if (!nl || sscanf(buf, "ok %d", &cpid) != 1 || cpid <= 0) {
 		ctl_errorf(op, "process %d: its collector's answer is not "
 			   "one (%zu bytes)", (int)pid, len);
 		return -1;
 	}
 	r->pid = (pid_t)cpid;
+	parse_notes(buf, nl, &r->notes);
 	nl++;
 	if (profile_load_mem(nl, len - (size_t)(nl - buf), &r->profile, err,
 			     sizeof(err)) < 0) {

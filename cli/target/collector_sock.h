@@ -23,6 +23,7 @@
 #include <sys/types.h>
 #include <sys/un.h>
 
+#include "held.h"
 #include "profile.h"
 
 /* The requests a collector serves. */
@@ -60,11 +61,14 @@ bool collector_trusted(uid_t uid);
  * @pid: the collector's pid ("ok PID")
  * @profile: the profile it sent (zeroed by the caller, freed with
  *	profile_free())
+ * @notes: what its read of the profile found that the report must say
+ *	(the answer's "notes" words; all 0 from a collector without them)
  * @error: its "error" text, or empty
  */
 struct collector_reply {
 	pid_t pid;
 	struct profile profile;
+	struct held_notes notes;
 	char error[256];
 };
 

@@ -14,7 +14,8 @@
 #   ulimit   under ulimit -v, no mapping of profil-ctl's: the program's
 #            mappings are the same count as when run alone
 #   setuid   as nobody, a program that execs su (set-uid root): the
-#            kernel stops following there, and the report says so
+#            kernel stops following there, and the report says so; the
+#            same under start, and stop says so
 # Skips (4) without strace or gdb, or without profil.ko.
 set -u
 
@@ -31,7 +32,7 @@ command -v strace >/dev/null || skip_all "no strace"
 command -v gdb >/dev/null || skip_all "no gdb"
 need_ctl "$CTL" "$WORK"
 
-echo "1..6"
+echo "1..7"
 
 # The samples of function $2 in the CSV report of file $1 (0 if none).
 hot()
@@ -124,9 +125,34 @@ if [ -u /bin/su ] && command -v setpriv >/dev/null; then
 		sed 's/^/# /' "$W/setuid.out"
 		result fail setuid
 	fi
+	# The same through start's collector, stop prints the note: root
+	# starts on a root process, which then becomes nobody and execs su.
+	sh -c ": >$W/ready
+	      while [ ! -e $W/go ]; do sleep 0.05; done
+	      setpriv --reuid=65534 --regid=65534 --clear-groups su --help >/dev/null
+	      exec sleep 30" &
+	spid=$!
+	while [ ! -e "$W/ready" ]; do sleep 0.05; done
+	"$CTL" start "$spid" >"$W/start.out" 2>&1
+	st=$?
+	touch "$W/go"
+	sleep 1
+	"$CTL" stop "$spid" -o "$W/stop.txt" >"$W/stop.out" 2>&1
+	st2=$?
+	kill "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	echo "# setuid, start/stop: status $st, $st2"
+	if [ "$st" -eq 0 ] && [ "$st2" -eq 0 ] &&
+	   grep -q "not followed past an exec that raised privileges" "$W/stop.out"; then
+		result ok "setuid, start/stop"
+	else
+		sed 's/^/# /' "$W/start.out" "$W/stop.out"
+		result fail "setuid, start/stop"
+	fi
 else
-	n=$((n + 1))
-	echo "ok $n setuid # SKIP no set-uid su or no setpriv"
+	n=$((n + 2))
+	echo "ok $((n - 1)) setuid # SKIP no set-uid su or no setpriv"
+	echo "ok $n setuid, start/stop # SKIP no set-uid su or no setpriv"
 fi
 
 exit $failed
