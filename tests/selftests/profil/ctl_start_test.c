@@ -91,23 +91,6 @@ FIXTURE_TEARDOWN(cstart)
 	free(self->err);
 }
 
-/* The TracerPid of @pid, -1 if unknown. */
-static int tracer_pid(pid_t pid)
-{
-	char path[64], line[128];
-	int tracer = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "TracerPid:", 10))
-			tracer = atoi(line + 10);
-	if (f)
-		fclose(f);
-	return tracer;
-}
-
 /* The workload, as user @uid (-1: unchanged), running for a while. */
 static pid_t start_work(FIXTURE_DATA(cstart) *self, uid_t uid,
 			const char *prog)

@@ -507,15 +507,10 @@ static inline bool mapped_in(pid_t pid, uint64_t addr)
 		EXPECT_GT(csv_count(csv, "hot_b"), 0) TH_LOG("%s", csv); \
 	} while (0)
 
-/*
- * Whether @pid is as profil-ctl found it: no session of either kind (the
- * kernel-held one ended with profil-ctl's socket, no buffer was ever
- * made in it), and no tracer.
- */
-static inline bool untouched(struct pnl *nl, pid_t pid)
+/* The TracerPid of @pid, -1 if unknown. */
+static inline int tracer_pid(pid_t pid)
 {
 	char path[64], line[128];
-	struct pnl_status st;
 	int tracer = -1;
 	FILE *f;
 
@@ -526,7 +521,19 @@ static inline bool untouched(struct pnl *nl, pid_t pid)
 			tracer = atoi(line + 10);
 	if (f)
 		fclose(f);
-	return tracer == 0 && pnl_get(nl, pid, &st) == -ENOENT &&
+	return tracer;
+}
+
+/*
+ * Whether @pid is as profil-ctl found it: no session of either kind (the
+ * kernel-held one ended with profil-ctl's socket, no buffer was ever
+ * made in it), and no tracer.
+ */
+static inline bool untouched(struct pnl *nl, pid_t pid)
+{
+	struct pnl_status st;
+
+	return tracer_pid(pid) == 0 && pnl_get(nl, pid, &st) == -ENOENT &&
 	       pnl_get_kind(nl, pid, PROFIL_KIND_HELD, &st) == -ENOENT;
 }
 
