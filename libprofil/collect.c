@@ -19,12 +19,8 @@ PROFIL_EXPORT int profil_collect(struct profil_handle *h,
 {
 	struct nlmsghdr *nlh;
 
-	if (pf_check_handle(h) < 0)
+	if (pf_check_handle_arg(h, p) < 0)
 		return -1;
-	if (!p) {
-		pf_err_set(EINVAL, NULL);
-		return -1;
-	}
 	nlh = pf_nl_request(&h->nl, PROFIL_CMD_COLLECT, NLM_F_ACK);
 	if (p->pid)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, (uint32_t)p->pid);
@@ -229,12 +225,8 @@ PROFIL_EXPORT int profil_profile_read(struct profil_handle *h,
 {
 	struct pf_profile_read r = { .ops = ops, .data = data };
 
-	if (pf_check_handle(h) < 0)
+	if (pf_check_handle_arg(h, ops) < 0)
 		return -1;
-	if (!ops) {
-		pf_err_set(EINVAL, NULL);
-		return -1;
-	}
 	return pf_nl_dump(&h->nl, PROFIL_CMD_GET_PROFILE, pf_profile_cb, &r,
 			  &r.stopped);
 }

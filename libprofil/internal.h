@@ -48,6 +48,8 @@ struct profil_handle {
 
 /* Clears the last error; -1 with EINVAL for a NULL or closed handle. */
 int pf_check_handle(const struct profil_handle *h);
+/* pf_check_handle(), and -1 with EINVAL for a NULL required @arg too. */
+int pf_check_handle_arg(const struct profil_handle *h, const void *arg);
 
 /* Each returns 0 or -1 with errno (and the last error) set. */
 int pf_nl_open(struct pf_nl *nl);

@@ -64,17 +64,24 @@ int pf_check_handle(const struct profil_handle *h)
 	return 0;
 }
 
+int pf_check_handle_arg(const struct profil_handle *h, const void *arg)
+{
+	if (pf_check_handle(h) < 0)
+		return -1;
+	if (!arg) {
+		pf_err_set(EINVAL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
 PROFIL_EXPORT int profil_session_start(struct profil_handle *h,
 				       const struct profil_params *p)
 {
 	struct nlmsghdr *nlh;
 
-	if (pf_check_handle(h) < 0)
+	if (pf_check_handle_arg(h, p) < 0)
 		return -1;
-	if (!p) {
-		pf_err_set(EINVAL, NULL);
-		return -1;
-	}
 	nlh = pf_nl_request(&h->nl, PROFIL_CMD_START, NLM_F_ACK);
 	pf_nl_put_params(nlh, p);
 	return pf_nl_talk(&h->nl, nlh, NULL, NULL);
@@ -130,12 +137,8 @@ PROFIL_EXPORT int profil_session_get(struct profil_handle *h, pid_t pid,
 {
 	struct pf_get g = { .st = st };
 
-	if (pf_check_handle(h) < 0)
+	if (pf_check_handle_arg(h, st) < 0)
 		return -1;
-	if (!st) {
-		pf_err_set(EINVAL, NULL);
-		return -1;
-	}
 	return pf_session_get(h, pid, &g);
 }
 
@@ -180,7 +183,7 @@ PROFIL_EXPORT int profil_session_dump(struct profil_handle *h,
 
 	if (pf_check_handle(h) < 0)
 		return -1;
-	if (!cb) {
+	if (!cb) {	/* a function pointer: not pf_check_handle_arg()'s */
 		pf_err_set(EINVAL, NULL);
 		return -1;
 	}
@@ -384,12 +387,8 @@ PROFIL_EXPORT int profil_session_get_regions(struct profil_handle *h,
 {
 	struct nlmsghdr *nlh;
 
-	if (pf_check_handle(h) < 0)
+	if (pf_check_handle_arg(h, r) < 0)
 		return -1;
-	if (!r) {
-		pf_err_set(EINVAL, NULL);
-		return -1;
-	}
 	nlh = pf_nl_request(&h->nl, PROFIL_CMD_GET, NLM_F_ACK);
 	if (pid)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, (uint32_t)pid);
