@@ -34,21 +34,38 @@ void collector_addr(pid_t pid, struct sockaddr_un *sa, socklen_t *len)
 	*len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
 }
 
+/*
+ * A stream socket, and the collector of @pid's address in @sa, @len:
+ * the fd, or -errno.
+ */
+static int collector_socket(pid_t pid, struct sockaddr_un *sa,
+			    socklen_t *len)
+{
+	int fd;
+
+	collector_addr(pid, sa, len);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Close @fd and return -errno of the call that failed on it. */
+static int collector_fail(int fd)
+{
+	int err = -errno;
+
+	close(fd);
+	return err;
+}
+
 int collector_listen(pid_t pid)
 {
 	struct sockaddr_un sa;
 	socklen_t len;
-	int fd, err;
+	int fd = collector_socket(pid, &sa, &len);
 
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	collector_addr(pid, &sa, &len);
-	if (bind(fd, (struct sockaddr *)&sa, len) < 0 || listen(fd, 8) < 0) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
+	if (fd >= 0 &&
+	    (bind(fd, (struct sockaddr *)&sa, len) < 0 || listen(fd, 8) < 0))
+		return collector_fail(fd);
 	return fd;
 }
 
@@ -63,19 +80,13 @@ static int collector_connect(pid_t pid)
 	struct timeval tv = { .tv_sec = COLLECTOR_CLIENT_TIMEOUT };
 	struct sockaddr_un sa;
 	socklen_t len;
-	int fd, err;
+	int fd = collector_socket(pid, &sa, &len);
 
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	collector_addr(pid, &sa, &len);
-	if (connect(fd, (struct sockaddr *)&sa, len) < 0 ||
-	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ||
-	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
+	if (fd >= 0 &&
+	    (connect(fd, (struct sockaddr *)&sa, len) < 0 ||
+	     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ||
+	     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0))
+		return collector_fail(fd);
 	return fd;
 }
 
