@@ -476,15 +476,31 @@ static bool pk_nl_visible(struct pk_session *s, bool *addrs)
 }
 
 /*
- * The session dump walks the table, resuming in the bucket it was in
- * (cb->args[0]) at the position it was at (cb->args[1]). cb->seq is the
- * table's change count: if a session was inserted or removed between two
- * parts of the dump, positions moved, and what follows carries
+ * The session dump walks the table (session_table.c), resuming where its
+ * last part stopped. cb->seq is the table's change count plus the walk's
+ * restarts: if a session was inserted or removed between two parts of
+ * the dump, or a resize restarted the walk, what follows carries
  * NLM_F_DUMP_INTR.
  */
+static int pk_nl_dump_start(struct netlink_callback *cb)
+{
+	struct pk_table_walk *w = pk_table_walk_begin();
+
+	if (!w)
+		return -ENOMEM;
+	cb->args[0] = (long)w;
+	return 0;
+}
+
+static int pk_nl_dump_done(struct netlink_callback *cb)
+{
+	pk_table_walk_end((struct pk_table_walk *)cb->args[0]);
+	return 0;
+}
+
 static int pk_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct pk_session_cursor pos = { cb->args[0], cb->args[1] }, prev;
+	struct pk_table_walk *w = (struct pk_table_walk *)cb->args[0];
 	struct nlattr *pid = pk_dump_attrs(cb)[PROFIL_ATTR_PID];
 	struct pk_session *s;
 	bool addrs;
@@ -495,20 +511,19 @@ static int pk_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 				    "no PID in a dump of every session");
 		return -EINVAL;
 	}
-	cb->seq = pk_session_table_seq();
-	for (prev = pos; (s = pk_session_next(&pos)); prev = pos) {
+	while ((s = pk_table_walk_next(w))) {
+		cb->seq = pk_session_table_seq() + w->restarts;
 		if (pk_nl_visible(s, &addrs))
 			err = pk_nl_fill(skb, s, NETLINK_CB(cb->skb).portid,
 					 cb->nlh->nlmsg_seq, NLM_F_MULTI,
 					 PROFIL_CMD_GET, cb, addrs);
-		pk_session_put(s);
 		if (err) {
-			pos = prev;
+			/* The part is full: @s opens the next one. */
+			pk_table_walk_unget(w, s);
 			break;
 		}
+		pk_session_put(s);
 	}
-	cb->args[0] = pos.bucket;
-	cb->args[1] = pos.index;
 	return err && !skb->len ? err : skb->len;
 }
 
@@ -706,7 +721,9 @@ static const struct genl_ops pk_ops[] = {
 	{
 		.cmd = PROFIL_CMD_GET,
 		.doit = pk_nl_get,
+		.start = pk_nl_dump_start,
 		.dumpit = pk_nl_dump,
+		.done = pk_nl_dump_done,
 		.policy = pk_target_policy,
 		.maxattr = PROFIL_ATTR_KIND,
 	},

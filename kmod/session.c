@@ -41,30 +41,7 @@
 #include "session.h"
 #include "thread.h"
 
-#define PK_TABLE_BITS 8
-
-/*
- * The session table: writers hold pk_table_lock, readers use RCU. A
- * raw lock: the exit probe takes it with preemption off, also on RT.
- */
-static DEFINE_HASHTABLE(pk_table, PK_TABLE_BITS);
-static DEFINE_RAW_SPINLOCK(pk_table_lock);
-/* Bumped by each insertion and removal, under pk_table_lock; never 0. */
-static unsigned int pk_table_seq = 1;
-
-/* The table's change count, for dumps: genl_dump_check_consistent(). */
-unsigned int pk_session_table_seq(void)
-{
-	return READ_ONCE(pk_table_seq);
-}
-
-/* Caller holds pk_table_lock. */
-static void pk_table_changed(void)
-{
-	unsigned int seq = pk_table_seq + 1;
-
-	WRITE_ONCE(pk_table_seq, seq ?: 1);
-}
+#define PK_START_LOCKS_BITS 8
 
 /*
  * Starts are serialised per process, so that a process never gets two
@@ -80,7 +57,7 @@ struct pk_start_lock {
 	struct mutex mutex;
 };
 
-static DEFINE_HASHTABLE(pk_start_locks, PK_TABLE_BITS);
+static DEFINE_HASHTABLE(pk_start_locks, PK_START_LOCKS_BITS);
 static DEFINE_SPINLOCK(pk_start_locks_lock);
 
 static struct workqueue_struct *pk_wq;
@@ -117,83 +94,6 @@ static void pk_session_release(struct kref *ref)
 void pk_session_put(struct pk_session *s)
 {
 	kref_put(&s->ref, pk_session_release);
-}
-
-/**
- * pk_session_lookup() - the session of a process, unreferenced
- * @tgid: the process's thread-group pid
- * @kind: enum profil_kind
- *
- * Context: any; the caller holds rcu_read_lock() or pk_table_lock,
- * and the result is valid in that section.
- * Return: the session, or NULL.
- */
-struct pk_session *pk_session_lookup(struct pid *tgid, int kind)
-{
-	struct pk_session *s;
-
-	hash_for_each_possible_rcu(pk_table, s, hnode, (unsigned long)tgid)
-		if (s->tgid == tgid && s->kind == kind)
-			return s;
-	return NULL;
-}
-
-/**
- * pk_session_find() - look up the session of a process
- * @tgid: the process's thread-group pid
- * @kind: enum profil_kind
- *
- * Context: any.
- * Return: a referenced session, or NULL.
- */
-struct pk_session *pk_session_find(struct pid *tgid, int kind)
-{
-	struct pk_session *s;
-
-	rcu_read_lock();
-	s = pk_session_lookup(tgid, kind);
-	if (s && !kref_get_unless_zero(&s->ref))
-		s = NULL;
-	rcu_read_unlock();
-	return s;
-}
-
-/* Drop @s from the table, if it is still there. Context: any. */
-static void pk_table_remove(struct pk_session *s)
-{
-	bool removed = false;
-
-	raw_spin_lock(&pk_table_lock);
-	if (!hlist_unhashed(&s->hnode)) {
-		hash_del_rcu(&s->hnode);
-		pk_table_changed();
-		removed = true;
-	}
-	raw_spin_unlock(&pk_table_lock);
-	if (removed)
-		pk_session_put(s);
-}
-
-/*
- * Put @s in the table in place of the stopped session @old, if any, in
- * one step: a concurrent status request sees one or the other. @s goes in
- * first, at the head of its bucket, where a lookup finds it before @old:
- * a reader between a removal and an insertion would find neither.
- */
-static void pk_table_replace(struct pk_session *old, struct pk_session *s)
-{
-	bool removed = false;
-
-	raw_spin_lock(&pk_table_lock);
-	hash_add_rcu(pk_table, &s->hnode, (unsigned long)s->tgid);
-	pk_table_changed();
-	if (old && !hlist_unhashed(&old->hnode)) {
-		hash_del_rcu(&old->hnode);
-		removed = true;
-	}
-	raw_spin_unlock(&pk_table_lock);
-	if (removed)
-		pk_session_put(old);
 }
 
 bool pk_session_is_active(const struct pk_session *s)
@@ -423,7 +323,6 @@ static struct pk_session *pk_session_alloc(struct task_struct *leader,
 	mutex_init(&s->mutex);
 	mutex_init(&s->write_mutex);
 	INIT_LIST_HEAD(&s->threads);
-	INIT_HLIST_NODE(&s->hnode);
 	INIT_WORK(&s->teardown_work, pk_session_teardown);
 	kref_init(&s->ref);
 	if (s->collector) {
@@ -678,7 +577,15 @@ int pk_session_start(struct task_struct *leader, const struct pk_params *req,
 	 * out of the table while the threads are attached.
 	 */
 	kref_get(&s->ref);
-	pk_table_replace(old, s);
+	err = pk_table_replace(old, s);
+	if (err) {
+		/* Not the last reference: the caller's is still there. */
+		pk_session_put(s);
+		mutex_lock(&s->mutex);
+		pk_session_use_tick(s, false);
+		mutex_unlock(&s->mutex);
+		goto err_module;
+	}
 	err = pk_session_attach_all(s, leader);
 	if (err) {
 		/* Nobody asked for this stop: no STOPPED with reason REQUEST. */
@@ -755,7 +662,7 @@ void pk_session_exit(struct task_struct *task)
 			pk_collector_image_end(s->collector, s->image,
 					       PROFIL_STOP_EXIT, task);
 		pk_session_stop(s, PROFIL_STOP_EXIT, 0);
-		pk_table_remove(s);
+		pk_table_hide(s);
 		pk_session_put(s);
 	}
 }
@@ -788,42 +695,17 @@ void pk_session_stats(struct pk_session *s, u64 *out)
 		out[PROFIL_STAT_PENDING] = 0;
 }
 
-/**
- * pk_session_next() - walk the table for a dump
- * @pos: where the walk is: advanced past the session returned
- *
- * A dump part resumes in its bucket, so the whole dump costs one pass
- * over the table, however many parts it takes.
- *
- * Context: process context.
- * Return: a referenced session, or NULL at the end.
- */
-struct pk_session *pk_session_next(struct pk_session_cursor *pos)
-{
-	struct pk_session *s, *found = NULL;
-	unsigned long i;
-
-	rcu_read_lock();
-	for (; pos->bucket < HASH_SIZE(pk_table);
-	     pos->bucket++, pos->index = 0) {
-		i = 0;
-		hlist_for_each_entry_rcu(s, &pk_table[pos->bucket], hnode) {
-			if (i++ < pos->index || !kref_get_unless_zero(&s->ref))
-				continue;
-			found = s;
-			pos->index = i;
-			goto out;
-		}
-	}
-out:
-	rcu_read_unlock();
-	return found;
-}
-
 int pk_sessions_init(void)
 {
+	int err;
+
 	pk_wq = alloc_workqueue("profil", 0, 0);
-	return pk_wq ? 0 : -ENOMEM;
+	if (!pk_wq)
+		return -ENOMEM;
+	err = pk_table_init();
+	if (err)
+		destroy_workqueue(pk_wq);
+	return err;
 }
 
 /*
@@ -832,16 +714,7 @@ int pk_sessions_init(void)
  */
 void pk_sessions_exit(void)
 {
-	struct pk_session *s;
-	struct hlist_node *tmp;
-	unsigned long bkt;
-
-	raw_spin_lock(&pk_table_lock);
-	hash_for_each_safe(pk_table, bkt, tmp, s, hnode) {
-		hash_del_rcu(&s->hnode);
-		pk_session_put(s);
-	}
-	raw_spin_unlock(&pk_table_lock);
+	pk_table_exit();
 	/* The frees are RCU work items on pk_wq. */
 	rcu_barrier();
 	destroy_workqueue(pk_wq);

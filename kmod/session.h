@@ -18,12 +18,16 @@
 #include <linux/percpu.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/rhashtable-types.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 #include <linux/profil.h>
+
+#include "session_table.h"
 
 struct mm_struct;
 struct pid;
@@ -93,7 +97,10 @@ struct pk_stats {
  *	that nothing is written once a stop request has returned; held
  *	only with page faults disabled, never across a fault
  * @threads: list of struct pk_thread, RCU for lockless readers
- * @hnode: entry in the session table
+ * @hnode: entry in the session table (session_table.c)
+ * @hidden: the process exited: look-ups pass the session by until a
+ *	work item takes it out of the table (pk_table_hide())
+ * @unhash_node: entry in the list of hidden sessions
  * @teardown_work: releases the perf events after a stop
  * @free_rwork: frees the session after an RCU grace period
  * @ref: the table, each thread, a queued @teardown_work and each lookup
@@ -118,16 +125,12 @@ struct pk_session {
 	struct mutex write_mutex; /* deferred writes vs stop */
 	struct list_head threads;
 	bool on_tick_clock;
-	struct hlist_node hnode;
+	struct rhlist_head hnode;
+	bool hidden;
+	struct llist_node unhash_node;
 	struct work_struct teardown_work;
 	struct rcu_work free_rwork;
 	struct kref ref;
-};
-
-/* Where a dump is in the session table: a bucket, a position in it. */
-struct pk_session_cursor {
-	unsigned long bucket;
-	unsigned long index;
 };
 
 /* Add @n to statistic @i of @s, on this CPU; any context. */
@@ -169,10 +172,6 @@ enum pk_start_how {
 
 int pk_sessions_init(void);
 void pk_sessions_exit(void);
-struct pk_session *pk_session_lookup(struct pid *tgid, int kind);
-struct pk_session *pk_session_find(struct pid *tgid, int kind);
-struct pk_session *pk_session_next(struct pk_session_cursor *pos);
-unsigned int pk_session_table_seq(void);
 void pk_session_put(struct pk_session *s);
 bool pk_session_is_active(const struct pk_session *s);
 int pk_session_start(struct task_struct *leader, const struct pk_params *req,
