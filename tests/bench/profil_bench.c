@@ -345,6 +345,55 @@ static int bench_idle(void)
 	return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * What a START costs the requester, in guest microseconds: the request's
+ * round trip, with the session made and its one thread attached. The
+ * first one on the scheduler tick's clock also registers its probe (the
+ * module was loaded just before); each start is followed by an untimed
+ * STOP. The median of STARTS for each clock.
+ */
+#define STARTS 51
+
+static int bench_start(struct pnl *nl)
+{
+	static const unsigned int rates[] = { 100, 1000 };
+	double t[STARTS];
+	unsigned int r;
+	int i, err;
+
+	t[0] = now();
+	err = kmod_start(nl, 100);
+	t[0] = now() - t[0];
+	if (err)
+		return err;
+	kmod_stop(nl);
+	printf("# START, first on the tick clock (registers its probe): %.1f guest-us\n",
+	       t[0] / 1e3);
+	for (r = 0; r < sizeof(rates) / sizeof(rates[0]); r++) {
+		for (i = 0; i < STARTS; i++) {
+			t[i] = now();
+			err = kmod_start(nl, rates[r]);
+			t[i] = now() - t[i];
+			if (err)
+				return err;
+			kmod_stop(nl);
+		}
+		qsort(t, STARTS, sizeof(t[0]), cmp_double);
+		printf("# START at %5u Hz (%s clock): median %.1f guest-us, min %.1f, max %.1f (%d starts)\n",
+		       rates[r], rates[r] > 250 ? "timer" : "tick",
+		       t[STARTS / 2] / 1e3, t[0] / 1e3, t[STARTS - 1] / 1e3,
+		       STARTS);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	/* Low rates take few samples: run longer to see their cost. */
@@ -373,6 +422,12 @@ int main(int argc, char **argv)
 	if (err) {
 		printf("# profil family: %s\n", strerror(-err));
 		return 1;
+	}
+	if (!strcmp(mode, "--start")) {
+		err = bench_start(&nl);
+		if (err)
+			printf("# start: %s %s\n", strerror(-err), nl.extack);
+		return !!err;
 	}
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		if (timer_only && cases[i].rate < 1000)

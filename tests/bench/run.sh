@@ -5,7 +5,7 @@
 # each clock and of glibc's profil(), the instructions per call of
 # libprofil's mcount and glibc's, the tick's cost next to 3x10^4 threads
 # of another session, then what an unprofiled workload pays with the
-# module loaded and without it. The harness loaded $MODULE.
+# module loaded and without it, and what a START costs. The harness loaded $MODULE.
 set -e
 bench=${BENCH:-$TOP/build/bench/profil_bench}
 [ -n "${IDLE_ONLY:-}" ] || "$bench" --floor "$TOP/build/bench/floor/pk_floor.ko"
@@ -30,3 +30,7 @@ echo "# module not loaded:"
 insmod "$MODULE"
 echo "# module loaded again:"
 "$bench" --idle
+echo "# what a START costs:"
+rmmod profil
+insmod "$MODULE"
+"$bench" --start
