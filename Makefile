@@ -22,6 +22,8 @@
 #                         10^4, 10^5 and 10^6 records
 #   make compare          profil-ctl against perf on real programs, in the
 #                         guest (COMPARE_RATE, COMPARE_CASES)
+#   make textpatch        6.12's multi-threaded TCG defect without profil.ko:
+#                         KSERIES=6.12 TCG_THREAD= (Documentation/testing.rst)
 #   make fuzz             nl_fuzz with PROFIL_FUZZ_N (10^6) messages
 #   make fuzz-gmon        profil-ctl's gmon.out reader, FUZZ_SECS (600) s
 #   make style            checkpatch, bad-input matrix, clang-format, names
@@ -166,7 +168,7 @@ CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 
 .PHONY: all module lib cli deps guest-module ksrc selftests unit check \
 	check-unit check-guest check-debug check-load run-unit run-guest \
-	demo bench bench-floor bench-return bench-host bench-whole compare \
+	demo bench bench-floor bench-return bench-host bench-whole compare textpatch \
 	style format \
 	install dkms-install dkms-uninstall debug-kernel clean distclean deb \
 	check-install
@@ -387,6 +389,22 @@ WHOLE_WORK := $(BUILD)/bench/whole_work
 $(WHOLE_WORK): tests/bench/whole_work.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror $< -o $@ -lpthread
+
+# The text-patching load of tests/qemu/textpatch/ in the guest, with a
+# module that does nothing in profil.ko's place: KSERIES=6.12 TCG_THREAD=
+# (empty: QEMU's multi-threaded TCG) brings the 6.12 guest down in
+# seconds; its 420 s pass with TCG_THREAD=single.
+TEXTPATCH := $(BUILD)/textpatch
+
+textpatch: deps
+	@mkdir -p $(TEXTPATCH)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -pthread \
+		tests/qemu/textpatch/textpatch_load.c -o $(TEXTPATCH)/textpatch_load
+	@cp tests/qemu/textpatch/pk_nop.c tests/qemu/textpatch/Kbuild $(TEXTPATCH)/
+	$(MAKE) -C $(GUEST_KDIR) M=$(TEXTPATCH) modules
+	@$(QEMU_ENV) MODULE=$(TEXTPATCH)/pk_nop.ko RUN_NAME=textpatch \
+		TIMEOUT_SCALE=$(or $(TIMEOUT_SCALE),20) \
+		$(TOP)/tests/qemu/run.sh $(TOP)/tests/qemu/textpatch/job.sh
 
 bench-whole: deps guest-module cli $(WHOLE_WORK)
 	$(call bench_guest,$(TOP)/tests/bench/whole.sh,3000)
