@@ -402,7 +402,7 @@ textpatch: deps
 		tests/qemu/textpatch/textpatch_load.c -o $(TEXTPATCH)/textpatch_load
 	@cp tests/qemu/textpatch/pk_nop.c tests/qemu/textpatch/Kbuild $(TEXTPATCH)/
 	$(MAKE) -C $(GUEST_KDIR) M=$(TEXTPATCH) modules
-	@$(QEMU_ENV) MODULE=$(TEXTPATCH)/pk_nop.ko RUN_NAME=textpatch \
+	@$(QEMU_ENV) MODULE=$(TEXTPATCH)/pk_nop.ko KSFT_INSTALL= RUN_NAME=textpatch \
 		TIMEOUT_SCALE=$(or $(TIMEOUT_SCALE),20) \
 		$(TOP)/tests/qemu/run.sh $(TOP)/tests/qemu/textpatch/job.sh
 
