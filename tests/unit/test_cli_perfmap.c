@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A JIT's perf map (cli/symbols/perfmap.c): good lines with and without
+ * 0x, names with spaces, CRLF; malformed lines ignored and counted, no
+ * crash on any; entries that overlap (the later line wins where it
+ * covers, the earlier keeps the rest, split if need be); lookups at
+ * each bound; /tmp/perf-PID.map by pid.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "perfmap.h"
+
+static void parse(const char *text, struct perfmap *pm)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+
+	assert_non_null(f);
+	assert_int_equal(perfmap_parse(f, pm), 0);
+	fclose(f);
+}
+
+static void expect_func(const struct perfmap *pm, size_t i, uint64_t addr,
+			uint64_t end, const char *name)
+{
+	assert_true(i < pm->n);
+	assert_int_equal(pm->funcs[i].addr, addr);
+	assert_int_equal(pm->funcs[i].end, end);
+	assert_string_equal(pm->funcs[i].name, name);
+}
+
+static void expect_at(const struct perfmap *pm, uint64_t addr,
+		      const char *name)
+{
+	const struct sym_func *f = perfmap_find(pm, addr);
+
+	if (!name) {
+		if (f)
+			fail_msg("%#llx: %s, want none",
+				 (unsigned long long)addr, f->name);
+		return;
+	}
+	if (!f)
+		fail_msg("%#llx: none, want %s", (unsigned long long)addr,
+			 name);
+	assert_string_equal(f->name, name);
+}
+
+static void test_good_lines(void **state)
+{
+	struct perfmap pm;
+
+	(void)state;
+	parse("7f0000001000 40 LazyCompile:*fib /app/fib.js:1\n"
+	      "0x7f0000000100 0x20 stub\r\n"
+	      "7F0000002000 8 UPPER\n"
+	      "7f0000003000 10 last-without-newline", &pm);
+	assert_int_equal(pm.n, 4);
+	assert_int_equal(pm.ignored, 0);
+	expect_func(&pm, 0, 0x7f0000000100, 0x7f0000000120, "stub");
+	expect_func(&pm, 1, 0x7f0000001000, 0x7f0000001040,
+		    "LazyCompile:*fib /app/fib.js:1");
+	expect_func(&pm, 2, 0x7f0000002000, 0x7f0000002008, "UPPER");
+	expect_func(&pm, 3, 0x7f0000003000, 0x7f0000003010,
+		    "last-without-newline");
+	perfmap_free(&pm);
+	assert_int_equal(pm.n, 0);
+	assert_null(pm.funcs);
+}
+
+/* At each bound: the first byte in, the last in, the end out. */
+static void test_bounds(void **state)
+{
+	struct perfmap pm;
+
+	(void)state;
+	parse("1000 10 a\n1010 10 b\n1030 1 c\n", &pm);
+	expect_at(&pm, 0xfff, NULL);
+	expect_at(&pm, 0x1000, "a");
+	expect_at(&pm, 0x100f, "a");
+	expect_at(&pm, 0x1010, "b");
+	expect_at(&pm, 0x101f, "b");
+	expect_at(&pm, 0x1020, NULL);
+	expect_at(&pm, 0x102f, NULL);
+	expect_at(&pm, 0x1030, "c");
+	expect_at(&pm, 0x1031, NULL);
+	expect_at(&pm, UINT64_MAX, NULL);
+	perfmap_free(&pm);
+	/*
+	 * An end at 2^64 has no exclusive bound in 64 bits: ignored, as
+	 * one past it; one byte short of it is kept.
+	 */
+	parse("fffffffffffffff0 10 top\nfffffffffffffff0 11 wraps\n", &pm);
+	assert_int_equal(pm.n, 0);
+	assert_int_equal(pm.ignored, 2);
+	perfmap_free(&pm);
+	parse("ffffffffffffffe0 1f top\n", &pm);
+	expect_at(&pm, 0xfffffffffffffffe, "top");
+	expect_at(&pm, UINT64_MAX, NULL);
+	perfmap_free(&pm);
+}
+
+static void test_malformed(void **state)
+{
+	static const char *const bad[] = {
+		"\n", "1000\n", "1000 10\n", "1000 10 \n", "1000 0 zero\n",
+		"x1000 10 nothex\n", "1000 1g name\n", " 1000 10 lead\n",
+		"1000  10 twospaces\n", "1000\t10 tab\n", "-1000 10 minus\n",
+		"0x 10 nodigits\n", "10000000000000000 10 overflow\n",
+		"1000 10000000000000000 bigsize\n", "1000 10\tname\n",
+	};
+	struct perfmap pm;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		parse(bad[i], &pm);
+		if (pm.n)
+			fail_msg("'%s' made %s", bad[i], pm.funcs[0].name);
+		perfmap_free(&pm);
+	}
+	/* Among good ones: skipped, counted; the good kept. */
+	parse("1000 10 a\ngarbage\n\n2000 0 empty\n3000 8 b\n", &pm);
+	assert_int_equal(pm.n, 2);
+	assert_int_equal(pm.ignored, 3);
+	expect_func(&pm, 0, 0x1000, 0x1010, "a");
+	expect_func(&pm, 1, 0x3000, 0x3008, "b");
+	perfmap_free(&pm);
+}
+
+/* A NUL in a line, and a line far longer than any buffer. */
+static void test_odd_bytes(void **state)
+{
+	static const char nul[] = "1000 10 a\0b\n2000 10 c\n";
+	size_t len = 1 << 20;
+	char *big = malloc(len + 32);
+	struct perfmap pm;
+	FILE *f;
+
+	(void)state;
+	f = fmemopen((void *)nul, sizeof(nul) - 1, "r");
+	assert_non_null(f);
+	assert_int_equal(perfmap_parse(f, &pm), 0);
+	fclose(f);
+	expect_at(&pm, 0x1000, "a");
+	expect_at(&pm, 0x2000, "c");
+	perfmap_free(&pm);
+
+	assert_non_null(big);
+	memcpy(big, "4000 10 ", 8);
+	memset(big + 8, 'n', len);
+	strcpy(big + 8 + len, "\n5000 4 d\n");
+	parse(big, &pm);
+	assert_int_equal(pm.n, 2);
+	assert_int_equal(strlen(pm.funcs[0].name), len);
+	expect_at(&pm, 0x5003, "d");
+	perfmap_free(&pm);
+	free(big);
+}
+
+/*
+ * Overlaps: code freed and its memory reused, the new line appended.
+ * old [0x1000, 0x1100) is cut by new [0x1040, 0x1080): old, new, old.
+ * Same start: the later wins. An earlier entry inside a later one is
+ * gone. A later small one at the very start and end of an older one.
+ */
+static void test_overlap(void **state)
+{
+	struct perfmap pm;
+
+	(void)state;
+	parse("1000 100 old\n1040 40 new\n", &pm);
+	assert_int_equal(pm.n, 3);
+	expect_func(&pm, 0, 0x1000, 0x1040, "old");
+	expect_func(&pm, 1, 0x1040, 0x1080, "new");
+	expect_func(&pm, 2, 0x1080, 0x1100, "old");
+	perfmap_free(&pm);
+
+	parse("2000 20 first\n2000 10 second\n", &pm);
+	assert_int_equal(pm.n, 2);
+	expect_func(&pm, 0, 0x2000, 0x2010, "second");
+	expect_func(&pm, 1, 0x2010, 0x2020, "first");
+	perfmap_free(&pm);
+
+	parse("3010 8 inner\n3000 40 outer\n", &pm);
+	assert_int_equal(pm.n, 1);
+	expect_func(&pm, 0, 0x3000, 0x3040, "outer");
+	perfmap_free(&pm);
+
+	parse("4000 40 big\n4000 4 head\n403c 4 tail\n5000 10 x\n"
+	      "5008 10 y\n", &pm);
+	expect_at(&pm, 0x4000, "head");
+	expect_at(&pm, 0x4003, "head");
+	expect_at(&pm, 0x4004, "big");
+	expect_at(&pm, 0x403b, "big");
+	expect_at(&pm, 0x403c, "tail");
+	expect_at(&pm, 0x403f, "tail");
+	expect_at(&pm, 0x4040, NULL);
+	expect_at(&pm, 0x5007, "x");
+	expect_at(&pm, 0x5008, "y");
+	expect_at(&pm, 0x5017, "y");
+	expect_at(&pm, 0x5018, NULL);
+	perfmap_free(&pm);
+}
+
+/* Sorted and disjoint, whatever the input: 2000 random entries. */
+static void test_overlap_random(void **state)
+{
+	size_t cap = 2000 * 40, len = 0, i;
+	char *text = malloc(cap);
+	struct perfmap pm;
+
+	(void)state;
+	assert_non_null(text);
+	srand(21);
+	for (i = 0; i < 2000; i++)
+		len += (size_t)snprintf(text + len, cap - len, "%x %x f%zu\n",
+					0x10000 + rand() % 0x4000,
+					1 + rand() % 0x100, i);
+	parse(text, &pm);
+	assert_true(pm.n > 0);
+	for (i = 0; i < pm.n; i++) {
+		assert_true(pm.funcs[i].addr < pm.funcs[i].end);
+		if (i)
+			assert_true(pm.funcs[i - 1].end <= pm.funcs[i].addr);
+	}
+	perfmap_free(&pm);
+	free(text);
+}
+
+static void test_read_pid(void **state)
+{
+	char path[64];
+	struct perfmap pm;
+	pid_t pid = getpid();
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)pid);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("7f00 10 jitted\n", f);
+	fclose(f);
+	assert_int_equal(perfmap_read(pid, &pm), 0);
+	unlink(path);
+	expect_at(&pm, 0x7f0f, "jitted");
+	perfmap_free(&pm);
+	errno = 0;
+	assert_int_equal(perfmap_read(pid, &pm), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(pm.n, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_lines),
+		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_odd_bytes),
+		cmocka_unit_test(test_overlap),
+		cmocka_unit_test(test_overlap_random),
+		cmocka_unit_test(test_read_pid),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
