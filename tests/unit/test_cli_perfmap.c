@@ -4,7 +4,11 @@
  * 0x, names with spaces, CRLF; malformed lines ignored and counted, no
  * crash on any; entries that overlap (the later line wins where it
  * covers, the earlier keeps the rest, split if need be); lookups at
- * each bound; /tmp/perf-PID.map by pid.
+ * each bound; /tmp/perf-PID.map by pid. A kernel-held profile's
+ * [anon] samples given to a "[JIT] pid PID" object that keeps the map's
+ * functions holding samples (held_jit.c); those functions in the saved
+ * profile (its optional funcs sections) and by name in profil-ctl
+ * report of it.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -19,7 +23,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_test.h"
+#include "held_jit.h"
+#include "objsyms.h"
 #include "perfmap.h"
+#include "profile_file.h"
 
 static void parse(const char *text, struct perfmap *pm)
 {
@@ -261,6 +269,194 @@ static void test_read_pid(void **state)
 	assert_int_equal(pm.n, 0);
 }
 
+static void write_map(pid_t pid, const char *text)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)pid);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void remove_map(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)pid);
+	unlink(path);
+}
+
+/* A pid no process has: no map. */
+#define NO_MAP_PID 0x7ffffffe
+
+/*
+ * Samples in [anon]: of a process with a map, its JIT object's, which
+ * keeps the functions holding a sample or a sample's 32-byte bin start;
+ * of one without, [anon]'s.
+ */
+static void test_held_jit(void **state)
+{
+	struct held_jits j = { .bin_bytes = 32 };
+	struct profile p = { 0 };
+	pid_t pid = getpid();
+	const struct profile_object *o;
+	char name[40];
+	ssize_t anon, k;
+
+	(void)state;
+	remove_map(NO_MAP_PID);
+	write_map(pid, "1000 10 jit_a\n1010 10 jit_b\n1100 20 jit_cold\n"
+		  "2000 8 jit_c\n");
+	anon = profile_object_add(&p, "[anon]", NULL);
+	assert_int_equal(anon, 0);
+	k = held_jit_object(&j, &p, pid, 0x1018, anon);
+	assert_int_equal(k, 1);
+	assert_int_equal(held_jit_object(&j, &p, pid, 0x2004, anon), k);
+	assert_int_equal(held_jit_object(&j, &p, pid, 0x3000, anon), k);
+	assert_int_equal(held_jit_object(&j, &p, NO_MAP_PID, 0x1018, anon),
+			 anon);
+	remove_map(pid);
+	assert_int_equal(held_jit_finish(&j, &p), 0);
+	assert_int_equal(j.n, 0);
+	assert_int_equal(p.nobjects, 2);
+	o = &p.objects[k];
+	snprintf(name, sizeof(name), "[JIT] pid %d", (int)pid);
+	assert_string_equal(o->path, name);
+	assert_int_equal(o->nfuncs, 3);
+	assert_string_equal(o->funcs[0].name, "jit_a");
+	assert_string_equal(o->funcs[1].name, "jit_b");
+	assert_int_equal(o->funcs[1].addr, 0x1010);
+	assert_int_equal(o->funcs[1].end, 0x1020);
+	assert_string_equal(o->funcs[2].name, "jit_c");
+	assert_int_equal(p.objects[anon].nfuncs, 0);
+	profile_free(&p);
+}
+
+/* One process, a JIT object of two functions, 7 and 5 samples in them. */
+static void jit_profile(struct profile *p)
+{
+	uint64_t bins[2] = { 7, 5 };
+	struct profile_count *c;
+
+	memset(p, 0, sizeof(*p));
+	p->rate = 250;
+	p->bin_bytes = 16;
+	profile_acct_unknown(&p->acct);
+	assert_int_equal(profile_object_add(p, "[JIT] pid 42", NULL), 0);
+	assert_int_equal(profile_object_add_func(p, 0, 0x7f0000001000,
+						 0x7f0000001010, "jit \"a\""),
+			 0);
+	assert_int_equal(profile_object_add_func(p, 0, 0x7f0000001010,
+						 0x7f0000001020, "Lj:b"), 0);
+	assert_int_equal(profile_process_add(p, 42, 1, "node", NULL), 0);
+	profile_acct_unknown(&p->processes[0].acct);
+	c = profile_count_get(p, 0, 0);
+	assert_non_null(c);
+	assert_int_equal(hist_add_range(&c->hist, 0x7f0000001000,
+					 0x7f0000001020, bins, 2), 0);
+}
+
+static char *save(const struct profile *p, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	assert_non_null(f);
+	assert_int_equal(profile_save(f, p), 0);
+	fclose(f);
+	return buf;
+}
+
+static void expect_load_fails(const char *text, const char *msg)
+{
+	struct profile q = { 0 };
+	char err[256];
+
+	assert_int_equal(profile_load_mem(text, strlen(text), &q, err,
+					  sizeof(err)), -1);
+	if (!strstr(err, msg))
+		fail_msg("'%s', want '%s'", err, msg);
+	profile_free(&q);
+}
+
+/* The funcs section: written, read back, the same bytes; its errors. */
+static void test_saved_funcs(void **state)
+{
+	struct profile p, q = { 0 };
+	char *a, *b, err[256], *bad;
+	size_t alen, blen;
+
+	(void)state;
+	jit_profile(&p);
+	a = save(&p, &alen);
+	cli_test_has(a, "\nobject 0 - \"[JIT]%20pid%2042\"\nfuncs 0 2\n"
+		     "func 0x7f0000001000 0x7f0000001010 \"jit%20%22a%22\"\n"
+		     "func 0x7f0000001010 0x7f0000001020 \"Lj:b\"\n"
+		     "processes 1\n");
+	assert_int_equal(profile_load_mem(a, alen, &q, err, sizeof(err)), 0);
+	assert_int_equal(q.objects[0].nfuncs, 2);
+	assert_string_equal(q.objects[0].funcs[0].name, "jit \"a\"");
+	assert_int_equal(q.objects[0].funcs[1].end, 0x7f0000001020);
+	b = save(&q, &blen);
+	assert_int_equal(alen, blen);
+	assert_memory_equal(a, b, alen);
+	free(b);
+
+	bad = strdup(a);
+	assert_non_null(bad);
+	memcpy(strstr(bad, "funcs 0 2"), "funcs 1 2", 9);
+	expect_load_fails(bad, "object 1: out of range");
+	memcpy(strstr(bad, "funcs 1 2"), "funcs 0 3", 9);
+	expect_load_fails(bad, "'func' expected, not 'processes'");
+	memcpy(strstr(bad, "funcs 0 3"), "funcs 0 0", 9);
+	expect_load_fails(bad, "functions empty, or again");
+	free(bad);
+	bad = strdup(a);
+	assert_non_null(bad);
+	memcpy(strstr(bad, "0x7f0000001010 0x7f0000001020"),
+	       "0x7f0000001008 0x7f0000001020", 29);
+	expect_load_fails(bad, "not above the one before");
+	free(bad);
+	profile_free(&q);
+	free(a);
+	profile_free(&p);
+}
+
+/* profil-ctl report of the saved profile names the JIT's functions. */
+static void test_report_names(void **state)
+{
+	char dir[] = "/tmp/test_cli_perfmapXXXXXX", path[64], out[8192];
+	char err[4096];
+	struct profile p;
+	size_t len;
+	char *a;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/saved", dir);
+	jit_profile(&p);
+	a = save(&p, &len);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(a, 1, len, f), len);
+	fclose(f);
+	assert_int_equal(cli_test_run(dir, out, sizeof(out), err, sizeof(err),
+				      "report", path, NULL), 0);
+	cli_test_has(out, "jit \"a\"\n");
+	cli_test_has(out, "Lj:b\n");
+	cli_test_has(out, "   7 ");
+	if (strstr(out, "[unknown]") || strstr(err, "hint"))
+		fail_msg("%s%s", out, err);
+	unlink(path);
+	rmdir(dir);
+	free(a);
+	profile_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +467,9 @@ int main(void)
 		cmocka_unit_test(test_overlap),
 		cmocka_unit_test(test_overlap_random),
 		cmocka_unit_test(test_read_pid),
+		cmocka_unit_test(test_held_jit),
+		cmocka_unit_test(test_saved_funcs),
+		cmocka_unit_test(test_report_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
