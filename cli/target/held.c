@@ -259,7 +259,7 @@ static int on_object(const struct profil_object *o, void *data)
 		break;
 	default:	/* anonymous memory: addresses, a perf map's names */
 		ho->index = profile_object_add(hr->p, "[anon]", NULL);
-		ho->anon = true;
+		ho->anon = !hr->r->no_perfmap;
 		break;
 	}
 	if (ret || ho->index < 0) {
