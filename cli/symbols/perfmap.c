@@ -6,9 +6,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "perfmap.h"
 
@@ -267,6 +270,30 @@ int perfmap_parse(FILE *f, struct perfmap *pm)
 	return ret;
 }
 
+/*
+ * /tmp is everyone's: as perf does, a map is only believed if it is a
+ * regular file of ours or root's, not a link another user planted.
+ */
+static FILE *open_map(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct stat sb;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) ||
+	    (sb.st_uid && sb.st_uid != geteuid())) {
+		close(fd);
+		errno = EPERM;
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 int perfmap_read(pid_t pid, struct perfmap *pm)
 {
 	char path[64];
@@ -275,7 +302,7 @@ int perfmap_read(pid_t pid, struct perfmap *pm)
 
 	memset(pm, 0, sizeof(*pm));
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)pid);
-	f = fopen(path, "re");
+	f = open_map(path);
 	if (!f)
 		return -1;
 	ret = perfmap_parse(f, pm);

@@ -45,8 +45,11 @@ struct perfmap {
 int perfmap_parse(FILE *f, struct perfmap *pm);
 
 /**
- * perfmap_read() - perfmap_parse() of /tmp/perf-@pid.map
- * Return: 0, or -1 with errno (ENOENT: the process wrote none).
+ * perfmap_read() - perfmap_parse() of /tmp/perf-@pid.map, if it is a
+ * regular file (not a symbolic link) owned by the effective user or
+ * root, as perf requires
+ * Return: 0, or -1 with errno (ENOENT: the process wrote none; EPERM:
+ * another user's, or not a regular file; ELOOP: a symbolic link).
  */
 int perfmap_read(pid_t pid, struct perfmap *pm);
 

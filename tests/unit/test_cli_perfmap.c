@@ -4,7 +4,8 @@
  * 0x, names with spaces, CRLF; malformed lines ignored and counted, no
  * crash on any; entries that overlap (the later line wins where it
  * covers, the earlier keeps the rest, split if need be); lookups at
- * each bound; /tmp/perf-PID.map by pid. A kernel-held profile's
+ * each bound; /tmp/perf-PID.map by pid, unless it is another user's or
+ * a symbolic link. A kernel-held profile's
  * [anon] samples given to a "[JIT] pid PID" object that keeps the map's
  * functions holding samples (held_jit.c); those functions in the saved
  * profile (its optional funcs sections) and by name in profil-ctl
@@ -269,6 +270,45 @@ static void test_read_pid(void **state)
 	assert_int_equal(pm.n, 0);
 }
 
+/*
+ * Another user's map, or a symbolic link, in everyone's /tmp: not
+ * believed. (Giving a file away needs root: skipped otherwise.)
+ */
+static void test_read_not_ours(void **state)
+{
+	char path[64], target[80];
+	struct perfmap pm;
+	pid_t pid = getpid();
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)pid);
+	snprintf(target, sizeof(target), "%s.target", path);
+	f = fopen(target, "w");
+	assert_non_null(f);
+	fputs("7f00 10 planted\n", f);
+	fclose(f);
+	assert_int_equal(symlink(target, path), 0);
+	errno = 0;
+	assert_int_equal(perfmap_read(pid, &pm), -1);
+	assert_int_equal(errno, ELOOP);
+	unlink(path);
+	if (geteuid() || chown(target, 65534, 65534)) {
+		unlink(target);
+		skip();
+	}
+	assert_int_equal(rename(target, path), 0);
+	errno = 0;
+	assert_int_equal(perfmap_read(pid, &pm), -1);
+	assert_int_equal(errno, EPERM);
+	assert_int_equal(pm.n, 0);
+	assert_int_equal(chown(path, 0, 0), 0);
+	assert_int_equal(perfmap_read(pid, &pm), 0);
+	unlink(path);
+	expect_at(&pm, 0x7f00, "planted");
+	perfmap_free(&pm);
+}
+
 static void write_map(pid_t pid, const char *text)
 {
 	char path[64];
@@ -467,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_overlap),
 		cmocka_unit_test(test_overlap_random),
 		cmocka_unit_test(test_read_pid),
+		cmocka_unit_test(test_read_not_ours),
 		cmocka_unit_test(test_held_jit),
 		cmocka_unit_test(test_saved_funcs),
 		cmocka_unit_test(test_report_names),
