@@ -551,6 +551,8 @@ int cmd_top(int argc, char **argv)
 		tp.failed = true;
 		goto out;
 	}
+	/* A JIT's perf map, reread every second, would name nothing here. */
+	c.reader.no_perfmap = true;
 	top_target(&tp, o.pid, cmd ? cmd[0] : NULL);
 	tp.timer = top_timer();
 	if (tp.timer < 0 || collect_watch(&c, tp.timer, top_tick, &tp)) {

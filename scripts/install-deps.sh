@@ -10,6 +10,7 @@ set -euo pipefail
 PKGS=(build-essential g++ pkg-config perl python3 bc cpio kmod
       qemu-system-x86 busybox-static
       libmnl-dev libcmocka-dev libelf-dev libdw-dev libdebuginfod1 zlib1g-dev
+      debuginfod
       sparse clang-format binutils rsync clang libclang-rt-14-dev
       linux-headers-amd64 linux-source-6.1 xz-utils
       flex bison linux-perf

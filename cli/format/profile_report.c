@@ -13,6 +13,7 @@
 #include "ctl.h"
 #include "export.h"
 #include "hint.h"
+#include "objsyms.h"
 #include "html.h"
 #include "profile_list.h"
 #include "profile_report.h"
@@ -87,17 +88,19 @@ struct profile_syms *profile_syms_open(const struct profile *p, bool all)
 		if (!po->samples && !all)
 			continue;
 		file = o->symfile ? o->symfile : o->path;
-		if (!o->symfile && file[0] == '[') {
+		po->st = objsyms_open(o, err, sizeof(err));
+		if (!po->st && !err[0]) {
 			snprintf(po->note, sizeof(po->note), "no file to read "
 				 "its symbols from: addresses only");
 			continue;
 		}
-		po->st = symtab_open_as(file, o->path, err, sizeof(err));
 		if (!po->st) {
 			snprintf(po->note, sizeof(po->note), "no symbols: %s: "
 				 "%s", file, err);
 			continue;
 		}
+		if (o->nfuncs)
+			continue;	/* a JIT's: its perf map named it */
 		note_build_id(po, o, file);
 		hint_object(p, i, po);
 	}

@@ -10,6 +10,17 @@
 
 #include "profile.h"
 
+static void free_funcs(struct profile_object *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nfuncs; i++)
+		free(o->funcs[i].name);
+	free(o->funcs);
+	o->funcs = NULL;
+	o->nfuncs = 0;
+}
+
 void profile_free(struct profile *p)
 {
 	size_t i;
@@ -20,6 +31,7 @@ void profile_free(struct profile *p)
 		free(p->objects[i].path);
 		free(p->objects[i].build_id);
 		free(p->objects[i].symfile);
+		free_funcs(&p->objects[i]);
 	}
 	for (i = 0; i < p->nprocesses; i++)
 		free(p->processes[i].exe);
@@ -30,6 +42,48 @@ void profile_free(struct profile *p)
 	free(p->counts);
 	free(p->command);
 	memset(p, 0, sizeof(*p));
+}
+
+int profile_object_add_func(struct profile *p, size_t object, uint64_t addr,
+			    uint64_t end, const char *name)
+{
+	struct profile_object *o = object < p->nobjects ?
+				   &p->objects[object] : NULL;
+	struct profile_func *f;
+
+	if (!o || addr >= end ||
+	    (o->nfuncs && addr < o->funcs[o->nfuncs - 1].end)) {
+		errno = EINVAL;
+		return -1;
+	}
+	f = reallocarray(o->funcs, o->nfuncs + 1, sizeof(*f));
+	if (!f)
+		return -1;
+	o->funcs = f;
+	f = &f[o->nfuncs];
+	f->name = strndup(name, PROFILE_FUNC_NAME_MAX);
+	if (!f->name)
+		return -1;
+	f->addr = addr;
+	f->end = end;
+	o->nfuncs++;
+	return 0;
+}
+
+/* @from's functions to object @k of @to, which has none. */
+static int copy_funcs(struct profile *to, size_t k,
+		      const struct profile_object *from)
+{
+	size_t i;
+
+	if (to->objects[k].nfuncs)
+		return 0;
+	for (i = 0; i < from->nfuncs; i++)
+		if (profile_object_add_func(to, k, from->funcs[i].addr,
+					    from->funcs[i].end,
+					    from->funcs[i].name))
+			return -1;
+	return 0;
 }
 
 int profile_set_command(struct profile *p, char *const *argv, size_t n)
@@ -255,6 +309,8 @@ int profile_merge_processes(const struct profile *p, struct profile *out)
 			if (!out->objects[i].symfile)
 				goto err;
 		}
+		if (copy_funcs(out, i, o))
+			goto err;
 	}
 	for (i = 0; i < p->nprocesses; i++) {
 		const struct profile_process *pr = &p->processes[i];
@@ -305,7 +361,7 @@ static ssize_t merge_object(struct profile *to,
 		if (t->build_id && o->build_id ?
 		    !strcmp(t->build_id, o->build_id) :
 		    !strcmp(t->path, o->path))
-			return (ssize_t)i;
+			return copy_funcs(to, i, o) ? -1 : (ssize_t)i;
 	}
 	k = profile_object_add(to, o->path, o->build_id);
 	if (k >= 0 && o->symfile && !to->objects[k].symfile) {
@@ -313,6 +369,8 @@ static ssize_t merge_object(struct profile *to,
 		if (!to->objects[k].symfile)
 			return -1;
 	}
+	if (k >= 0 && copy_funcs(to, (size_t)k, o))
+		return -1;
 	return k;
 }
 

@@ -23,16 +23,35 @@
 #define PROFILE_UNKNOWN UINT64_MAX
 
 /**
- * struct profile_object - one ELF object (or the vDSO)
- * @path: its path as the process mapped it ("[vdso]" for the vDSO)
+ * struct profile_func - a function no file names: a JIT's
+ * @addr, @end: its bounds, [@addr, @end)
+ * @name: its name
+ */
+struct profile_func {
+	uint64_t addr;
+	uint64_t end;
+	char *name;
+};
+
+/**
+ * struct profile_object - one ELF object (or the vDSO, or a JIT's code)
+ * @path: its path as the process mapped it ("[vdso]" for the vDSO,
+ *	"[anon]" for anonymous memory, "[JIT] pid PID" for the anonymous
+ *	memory of a process that wrote a perf map)
  * @build_id: its GNU build-id in hex, or NULL if it has none
  * @symfile: where to read its symbols if not @path (the vDSO's image,
  *	copied out of a process), or NULL
+ * @funcs, @nfuncs: its functions when no file has them: a JIT's, from
+ *	/tmp/perf-PID.map as it was when the profile was read (kept in the
+ *	saved profile: the map goes with the process, or is overwritten
+ *	by the next one of that pid); sorted, bounds disjoint
  */
 struct profile_object {
 	char *path;
 	char *build_id;
 	char *symfile;
+	struct profile_func *funcs;
+	size_t nfuncs;
 };
 
 /**
@@ -150,6 +169,18 @@ void profile_acct_add(struct profile_acct *a, const struct profile_acct *b);
  */
 ssize_t profile_object_add(struct profile *p, const char *path,
 			   const char *build_id);
+
+/* The longest function name kept (a longer one is cut): a saved line. */
+#define PROFILE_FUNC_NAME_MAX 4096
+
+/**
+ * profile_object_add_func() - append [@addr, @end) named @name (its
+ * first PROFILE_FUNC_NAME_MAX bytes) to the functions of object @object
+ * Return: 0, or -1 with errno (ENOMEM; EINVAL: @object out of range, the
+ * function empty, or not above the last one).
+ */
+int profile_object_add_func(struct profile *p, size_t object, uint64_t addr,
+			    uint64_t end, const char *name);
 
 /**
  * profile_process_add() - append a process

@@ -104,6 +104,26 @@ static void put_count(FILE *f, const struct profile_count *c)
 		put_range(f, &c->hist.ranges[i]);
 }
 
+/* The functions of the objects that have some (a JIT's), if any. */
+static void put_funcs(FILE *f, const struct profile *p)
+{
+	const struct profile_object *o;
+	size_t i, k;
+
+	for (i = 0; i < p->nobjects; i++) {
+		o = &p->objects[i];
+		if (!o->nfuncs)
+			continue;
+		fprintf(f, "funcs %zu %zu\n", i, o->nfuncs);
+		for (k = 0; k < o->nfuncs; k++) {
+			fprintf(f, "func 0x%" PRIx64 " 0x%" PRIx64,
+				o->funcs[k].addr, o->funcs[k].end);
+			put_str(f, o->funcs[k].name);
+			fputc('\n', f);
+		}
+	}
+}
+
 static void put_head(FILE *f, const struct profile *p)
 {
 	const struct profile_process *pr;
@@ -123,6 +143,7 @@ static void put_head(FILE *f, const struct profile *p)
 		put_str(f, p->objects[i].path);
 		fputc('\n', f);
 	}
+	put_funcs(f, p);
 	fprintf(f, "processes %zu\n", p->nprocesses);
 	for (i = 0; i < p->nprocesses; i++) {
 		pr = &p->processes[i];
@@ -485,6 +506,42 @@ static int read_objects(struct reader *r, struct profile *p)
 	return 0;
 }
 
+/*
+ * The optional sections after the objects: "funcs OBJECT N", then N
+ * lines "func LOW HIGH NAME", the functions of an object no file names.
+ */
+static int read_funcs(struct reader *r, struct profile *p)
+{
+	uint64_t low, high;
+	size_t obj, n, i;
+	char *name;
+
+	while ((size_t)(r->end - r->pos) > 6 && !memcmp(r->pos, "funcs ", 6)) {
+		if (next_line(r, "funcs", 2) ||
+		    get_index(r, 1, "object", p->nobjects, &obj) ||
+		    get_size(r, 2, "funcs", SIZE_MAX / 64, &n))
+			return -1;
+		if (p->objects[obj].nfuncs || !n)
+			return fail(r, "object %zu: functions empty, or again",
+				    obj);
+		for (i = 0; i < n; i++) {
+			if (next_line(r, "func", 3) ||
+			    get_num(r, 1, "low", true, UINT64_MAX, &low) ||
+			    get_num(r, 2, "high", true, UINT64_MAX, &high) ||
+			    get_str(r, 3, "name", &name))
+				return -1;
+			if (!name || !*name)
+				return fail(r, "a function needs a name");
+			if (profile_object_add_func(p, obj, low, high, name))
+				return errno == EINVAL ? fail(r, "function "
+					"0x%" PRIx64 "-0x%" PRIx64 ": empty, "
+					"or not above the one before", low,
+					high) : -1;
+		}
+	}
+	return 0;
+}
+
 static int read_processes(struct reader *r, struct profile *p)
 {
 	struct profile_process *pr;
@@ -709,7 +766,7 @@ static int load_text(const char *data, size_t len, struct profile *p,
 	r->bins_left = PROFILE_FILE_MAX_BINS;
 	if (errlen)
 		err[0] = '\0';
-	ret = read_head(r, p) || read_objects(r, p) ||
+	ret = read_head(r, p) || read_objects(r, p) || read_funcs(r, p) ||
 	      read_processes(r, p) || read_counts(r, p) ? -1 : 0;
 	if (ret && errlen && !err[0]) {
 		int e = errno;

@@ -11,6 +11,8 @@
  *	command COMMAND_LINE				(if known)
  *	objects N
  *	object INDEX BUILD_ID PATH			(N lines)
+ *	funcs OBJECT N		(optional, per object with functions:
+ *	func LOW HIGH NAME	 a JIT's; N lines)
  *	processes N
  *	process INDEX PID PPID COMM EXE <acct's 8>	(N lines)
  *	counts N

@@ -443,6 +443,31 @@ err_free:
 	return NULL;
 }
 
+struct symtab *symtab_of_funcs(const struct sym_func *funcs, size_t n)
+{
+	struct symtab *st = calloc(1, sizeof(*st));
+	size_t i;
+
+	if (!st)
+		return NULL;
+	st->ptr_size = 8;
+	st->funcs = calloc(n ? n : 1, sizeof(*st->funcs));
+	if (!st->funcs)
+		goto err;
+	for (i = 0; i < n; i++) {
+		st->funcs[i] = funcs[i];
+		st->funcs[i].name = symtab_keep(st, strdup(funcs[i].name));
+		if (!st->funcs[i].name)
+			goto err;
+	}
+	st->nfuncs = n;
+	return st;
+err:
+	symtab_close(st);
+	errno = ENOMEM;
+	return NULL;
+}
+
 void symtab_close(struct symtab *st)
 {
 	if (!st)
@@ -466,6 +491,8 @@ int symtab_build_id(const struct symtab *st, char *buf, size_t len)
 	GElf_Addr vaddr;
 	int n, i;
 
+	if (!st->mod)
+		return -1;	/* symtab_of_funcs(): no file */
 	n = dwfl_module_build_id(st->mod, &bits, &vaddr);
 	if (n <= 0 || len < 2 * (size_t)n + 1)
 		return -1;
@@ -481,7 +508,8 @@ unsigned int symtab_ptr_size(const struct symtab *st)
 
 int symtab_src(struct symtab *st, uint64_t addr, struct sym_line *l)
 {
-	Dwfl_Line *dl = dwfl_module_getsrc(st->mod, addr + st->bias);
+	Dwfl_Line *dl = st->mod ? dwfl_module_getsrc(st->mod, addr + st->bias) :
+				  NULL;
 	const char *src;
 	int lineno = 0;
 
@@ -502,7 +530,7 @@ int symtab_segment(const struct symtab *st, uint64_t addr, uint64_t *vaddr,
 	GElf_Phdr mem, *ph;
 	GElf_Addr bias;
 	size_t n, i;
-	Elf *elf = dwfl_module_getelf(st->mod, &bias);
+	Elf *elf = st->mod ? dwfl_module_getelf(st->mod, &bias) : NULL;
 
 	if (!elf || elf_getphdrnum(elf, &n))
 		return -1;

@@ -57,6 +57,14 @@ struct symtab *symtab_open_as(const char *path, const char *object, char *err,
 /** symtab_open() - symtab_open_as() a file that is its own object */
 struct symtab *symtab_open(const char *path, char *err, size_t errlen);
 
+/**
+ * symtab_of_funcs() - a table of the @n functions @funcs (sorted, bounds
+ * disjoint; copied), with no file behind it: no lines, segments nor
+ * build-id. For code no file names, a JIT's (perfmap.h).
+ * Return: the table, or NULL with errno ENOMEM.
+ */
+struct symtab *symtab_of_funcs(const struct sym_func *funcs, size_t n);
+
 /** symtab_close() - free @st; NULL is a no-op. */
 void symtab_close(struct symtab *st);
 

@@ -26,6 +26,7 @@
 
 #include "ctl.h"
 #include "held.h"
+#include "held_jit.h"
 
 /* Bytes of text per histogram range, at least: a page. */
 #define HELD_CHUNK 4096ULL
@@ -45,6 +46,7 @@ struct held_image {
 /* One object as read, and what it became. */
 struct held_object {
 	bool seen;
+	bool anon;		/* anonymous memory: a JIT's, maybe */
 	ssize_t index;		/* in profile.objects, -1: none */
 	ssize_t info;		/* in the reader's objcache, -1: offsets are
 				 * addresses (its array moves as it grows)
@@ -69,6 +71,7 @@ struct held_read {
 	size_t nobjects;
 	struct held_sample *samples;
 	size_t nsamples, samples_cap;
+	struct held_jits jits;	/* perf maps of the processes in [anon] */
 	int err;	/* an errno that ended the read */
 };
 
@@ -254,14 +257,30 @@ static int on_object(const struct profil_object *o, void *data)
 				ret = -1;
 		}
 		break;
-	default:	/* anonymous memory: addresses, no symbols */
+	default:	/* anonymous memory: addresses, a perf map's names */
 		ho->index = profile_object_add(hr->p, "[anon]", NULL);
+		ho->anon = !hr->r->no_perfmap;
 		break;
 	}
 	if (ret || ho->index < 0) {
 		hr->err = errno ? errno : ENOMEM;
 		return -1;
 	}
+	return 0;
+}
+
+/* @hs, in image @img's anonymous memory: its JIT's object, if any. */
+static int jit_object(struct held_read *hr, struct held_sample *hs,
+		      size_t img)
+{
+	ssize_t k = held_jit_object(&hr->jits, hr->p, hr->images[img].pid,
+				    hs->addr, (ssize_t)hs->object);
+
+	if (k < 0) {
+		hr->err = ENOMEM;
+		return -1;
+	}
+	hs->object = (size_t)k;
 	return 0;
 }
 
@@ -293,6 +312,8 @@ static int on_samples(const struct profil_sample *s, size_t n, void *data)
 			   objinfo_link_addr(&hr->r->objects.v[ho->info],
 					     s[i].offset);
 		hs->count = s[i].count;
+		if (ho->anon && jit_object(hr, hs, s[i].image - 1))
+			return -1;
 	}
 	return 0;
 }
@@ -420,7 +441,8 @@ int held_read(struct held_reader *r, struct profile *out,
 		.samples = on_samples,
 		.stats = on_stats,
 	};
-	struct held_read hr = { .r = r, .p = out, .notes = notes };
+	struct held_read hr = { .r = r, .p = out, .notes = notes,
+				.jits.bin_bytes = r->bin_bytes };
 	int ret;
 
 	if (notes)
@@ -430,7 +452,8 @@ int held_read(struct held_reader *r, struct profile *out,
 	memset(&out->acct, 0, sizeof(out->acct));
 	ret = profil_profile_read(r->h, &ops, &hr);
 	if (!ret) {
-		ret = add_processes(&hr) || add_counts(&hr) ? -1 : 0;
+		ret = add_processes(&hr) || add_counts(&hr) ||
+		      held_jit_finish(&hr.jits, out) ? -1 : 0;
 		if (ret)
 			ctl_perror(r->op);
 	} else if (ret < 0) {
@@ -440,6 +463,7 @@ int held_read(struct held_reader *r, struct profile *out,
 		ctl_perror(r->op);
 		ret = -1;
 	}
+	held_jits_free(&hr.jits);
 	free(hr.images);
 	free(hr.objects);
 	free(hr.samples);

@@ -49,6 +49,9 @@ struct held_notes {
  *	profil-ctl), 0 if not known
  * @spawned: the first image is run's child, which followed itself
  *	before it exec'd the program: profil-ctl's code, left out
+ * @no_perfmap: leave anonymous memory "[anon]", its perf maps unread
+ *	(top, which reads the profile every second and does not name a
+ *	JIT's code: held_jit.h)
  * @objects: the ELF facts of every file read
  * @vdso_file: the vDSO image, copied out of profil-ctl once, or NULL
  */
@@ -59,6 +62,7 @@ struct held_reader {
 	uint64_t bin_bytes;
 	pid_t root_ppid;
 	bool spawned;
+	bool no_perfmap;
 	struct objcache objects;
 	char *vdso_file;
 };

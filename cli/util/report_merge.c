@@ -17,6 +17,7 @@
 #include "attrib.h"
 #include "ctl.h"
 #include "gmon_read.h"
+#include "objsyms.h"
 #include "profile_file.h"
 #include "render.h"
 #include "report.h"
@@ -560,9 +561,8 @@ static int rm_keys_profile(const char *cmd, const struct profile *p,
 			 base ? base + 1 : ob->path,
 			 (ssize_t)c->object == main_obj ? "" : ")");
 		file = ob->symfile ? ob->symfile : ob->path;
-		st = file[0] == '[' ? NULL :
-			symtab_open_as(file, ob->path, err, sizeof(err));
-		if (!st && file[0] != '[')
+		st = objsyms_open(ob, err, sizeof(err));
+		if (!st && err[0])
 			ctl_errorf(cmd, "note: %s: %s: its samples are "
 				   "[unknown]", file, err);
 		ret = rm_keys_hist(k, &c->hist, st, lines, suffix);

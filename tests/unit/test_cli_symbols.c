@@ -12,8 +12,8 @@
  * names demangled (cli_cxx_target.cc, built with g++: templates, a
  * static inline function inlined), and the inlined function's lines.
  * Symbol sources libdwfl finds for a stripped copy: a .gnu_debuglink
- * file, MiniDebugInfo (.gnu_debugdata), and debuginfod, a server in a
- * child of this driver, asked once. PLT stubs named as objdump names
+ * file and MiniDebugInfo (.gnu_debugdata); debuginfod, a real server,
+ * is debuginfod_test.sh's. PLT stubs named as objdump names
  * them, on a library calling its own IFUNCs (cli_ifunc_target.c) and on
  * the system's libc.so.6.
  */
@@ -24,19 +24,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <arpa/inet.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <link.h>
-#include <netinet/in.h>
-#include <signal.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -754,116 +748,6 @@ static void test_source_minidebuginfo(void **state)
 	symtab_close(st);
 }
 
-/*
- * A debuginfod server: a child answering each request on @sock with the
- * file @path for ".../debuginfo", 404 for anything else, and writing a
- * byte to @count per request.
- */
-static void serve(int sock, const char *path, int count)
-{
-	char req[4096], head[128], *body;
-	FILE *f = fopen(path, "r");
-	long len;
-	ssize_t n;
-	int c;
-
-	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0)
-		_exit(1);
-	body = malloc((size_t)len);
-	rewind(f);
-	if (!body || fread(body, 1, (size_t)len, f) != (size_t)len)
-		_exit(1);
-	while ((c = accept(sock, NULL, NULL)) >= 0) {
-		n = read(c, req, sizeof(req) - 1);
-		req[n > 0 ? n : 0] = '\0';
-		if (write(count, "r", 1) != 1)
-			_exit(1);
-		if (!strncmp(req, "GET /buildid/", 13) &&
-		    strstr(req, "/debuginfo HTTP/")) {
-			snprintf(head, sizeof(head), "HTTP/1.0 200 OK\r\n"
-				 "Content-Length: %ld\r\n\r\n", len);
-			if (write(c, head, strlen(head)) < 0 ||
-			    write(c, body, (size_t)len) < 0)
-				_exit(1);
-		} else {
-			snprintf(head, sizeof(head), "HTTP/1.0 404 Not Found"
-				 "\r\nContent-Length: 0\r\n\r\n");
-			if (write(c, head, strlen(head)) < 0)
-				_exit(1);
-		}
-		close(c);
-	}
-	_exit(0);
-}
-
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-		    struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-/*
- * No debuginfo on the machine, DEBUGINFOD_URLS set: the debug file comes
- * from the server, in one request, though libdwfl wants it for the
- * symbol table and again for the DWARF.
- */
-static void test_source_debuginfod(void **state)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET };
-	socklen_t salen = sizeof(sa);
-	char cache[] = "/tmp/test_cli_symbolsXXXXXX", url[64], buf[16];
-	int sock, pipefd[2], st_;
-	struct symtab *st;
-	uint64_t b, d;
-	ssize_t n;
-	pid_t pid;
-
-	(void)state;
-	bounds_addrs(&b, &d);
-	assert_non_null(mkdtemp(cache));
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	assert_true(sock >= 0);
-	assert_int_equal(bind(sock, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	assert_int_equal(listen(sock, 8), 0);
-	assert_int_equal(getsockname(sock, (struct sockaddr *)&sa, &salen), 0);
-	assert_int_equal(pipe2(pipefd, O_CLOEXEC), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		close(pipefd[0]);
-		serve(sock, BOUNDS ".debug", pipefd[1]);
-	}
-	close(sock);
-	close(pipefd[1]);
-	snprintf(url, sizeof(url), "http://127.0.0.1:%u",
-		 (unsigned int)ntohs(sa.sin_port));
-	setenv("DEBUGINFOD_URLS", url, 1);
-	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
-	setenv("DEBUGINFOD_TIMEOUT", "10", 1);
-	setenv("no_proxy", "*", 1);
-
-	st = open_ok(BOUNDS ".dynsym");
-	expect_full_symbols(st, b, d);
-	symtab_close(st);
-
-	kill(pid, SIGTERM);
-	assert_int_equal(waitpid(pid, &st_, 0), pid);
-	n = read(pipefd[0], buf, sizeof(buf));
-	close(pipefd[0]);
-	unsetenv("DEBUGINFOD_URLS");
-	unsetenv("DEBUGINFOD_CACHE_PATH");
-	unsetenv("DEBUGINFOD_TIMEOUT");
-	unsetenv("no_proxy");
-	nftw(cache, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-	if (n == 0)
-		skip();	/* libdw found no libdebuginfod.so.1 to dlopen */
-	assert_int_equal(n, 1);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -883,7 +767,6 @@ int main(void)
 		cmocka_unit_test(test_cxx_inlined_lines),
 		cmocka_unit_test(test_source_debuglink),
 		cmocka_unit_test(test_source_minidebuginfo),
-		cmocka_unit_test(test_source_debuginfod),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
