@@ -459,10 +459,13 @@ def has_unwind_tables(obj):
     tables profil-ctl's FDE ranges come from."""
     if obj not in UNWIND:
         UNWIND[obj] = False
-        if obj and os.path.isfile(obj):
+        try:
             out = subprocess.run(["readelf", "-SW", obj], capture_output=True,
-                                 text=True).stdout
-            UNWIND[obj] = bool(re.search(r"\s\.(eh|debug)_frame\s", out))
+                                 text=True).stdout if obj and \
+                os.path.isfile(obj) else ""
+        except OSError:
+            out = ""
+        UNWIND[obj] = bool(re.search(r"\s\.(eh|debug)_frame\s", out))
     return UNWIND[obj]
 
 
