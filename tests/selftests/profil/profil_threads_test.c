@@ -25,7 +25,10 @@
 #include "profil_util.h"
 #include "profil_workload.h"
 
-/* Rates for each clock: at or below any HZ, and above any HZ. */
+/*
+ * Rates for each clock: at or below any HZ, and above any HZ (those of
+ * profil_clock_fixture.h, whose fixture this program does not use).
+ */
 #define RATE_TICK	100
 #define RATE_TIMER	2000
 
