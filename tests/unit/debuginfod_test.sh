@@ -20,6 +20,7 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/unit/saved_profile.sh"
 ctl=$top/cli/profil-ctl
 RUNS=${RUNS:-5}
 tmp=$(mktemp -d /tmp/profil-debuginfod.XXXXXX)
@@ -133,17 +134,7 @@ bin() { printf '0x%x' $(( ($(addr "$1") + 3) & ~3 )); }
 a=$(bin hot_alpha)
 b=$(bin hot_beta)
 g=$(bin hot_gamma)
-cat >"$tmp/saved" <<SAVED
-profil-ctl-profile 1
-rate 250
-bin-bytes 4
-acct - - - - - - - -
-objects 1
-object 0 - "$prog"
-processes 1
-process 0 400 1 "dbginfod" "$prog" - - - - - - - -
-counts 1
-count 0 0 0 3
+{ saved_one_object "$prog" dbginfod 400 3; cat <<SAVED; } >"$tmp/saved"
 range $a $(printf 0x%x $((a + 4))) 1 1
 bin 0 7
 range $b $(printf 0x%x $((b + 4))) 1 1

@@ -18,6 +18,7 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/unit/saved_profile.sh"
 out=${UNIT_OUT:-$top/build/unit}
 ctl=$top/cli/profil-ctl
 tmp=$(mktemp -d /tmp/profil-pprof.XXXXXX)
@@ -255,17 +256,7 @@ full=$out/cli_fde_target
 strp=$out/cli_fde_target.stripped
 fl=$(bin "$full" fde_loop)
 fc=$(bin "$full" main.cold)
-cat >"$tmp/fde" <<SAVED
-profil-ctl-profile 1
-rate 250
-bin-bytes 4
-acct - - - - - - - -
-objects 1
-object 0 - "$strp"
-processes 1
-process 0 300 1 "fde" "$strp" - - - - - - - -
-counts 1
-count 0 0 0 3
+{ saved_one_object "$strp" fde 300 3; cat <<SAVED; } >"$tmp/fde"
 range 0x4 0x8 1 1
 bin 0 2
 range $fc $(printf 0x%x $((fc + 4))) 1 1

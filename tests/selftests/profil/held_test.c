@@ -480,30 +480,36 @@ TEST(close_ends_following)
 	struct held_profile *p = malloc(sizeof(*p));
 	struct pnl_status st;
 	struct pnl nl, other;
-	int pipefd[2], status;
+	int pipefd[2], closed[2], status;
 	pid_t pid;
 	char c;
 
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(0, pipe(pipefd));
+	ASSERT_EQ(0, pipe(closed));
 	ASSERT_EQ(0, pnl_open(&nl));
 	ASSERT_EQ(0, pnl_open(&other));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		close(pipefd[1]);
+		close(closed[0]);
 		if (pnl_collect(&nl, 0, 0))
 			_exit(2);
 		pnl_close(&nl);
+		/* Now the parent holds the socket's last reference. */
+		close(closed[1]);
 		/* Runs on after the collector is gone, until told to end. */
 		while (read(pipefd[0], &c, 1) == 0 || c != 'x')
 			held_spin(0.01);
 		_exit(0);
 	}
 	close(pipefd[0]);
-	/* Wait for the child's COLLECT: its session shows. */
-	while (pnl_get_kind(&other, pid, PROFIL_KIND_HELD, &st) == -ENOENT)
-		usleep(10000);
+	close(closed[1]);
+	/* Wait for the child's COLLECT, and for its copy of the socket. */
+	ASSERT_EQ(0, read(closed[0], &c, 1));
+	close(closed[0]);
+	ASSERT_EQ(0, pnl_get_kind(&other, pid, PROFIL_KIND_HELD, &st));
 	ASSERT_EQ(PROFIL_STATE_ACTIVE, st.state);
 	ASSERT_EQ(PROFIL_KIND_HELD, st.kind);
 	/* The last reference to the socket: the profile goes. */

@@ -600,9 +600,16 @@ static void io_uring_workers(struct __test_metadata *_metadata, uint32_t rate,
 	EXPECT_LE(periods, cpu * rate * 1.1 + 2 * 9)
 		TH_LOG("%llu periods for %.3f s at %u Hz",
 		       (unsigned long long)periods, cpu, rate);
-	/* The ticks are kernel-mode ticks, the workers', dropped by default. */
-	EXPECT_GT(kernel, ticks * 0.8)
+	/*
+	 * The ticks are kernel-mode ticks: the workers', always dropped,
+	 * and the submitter's in io_uring_enter(), charged with the flag (a
+	 * third of them on a debug kernel, whose syscalls are slow).
+	 */
+	EXPECT_GT(kernel + st.stats[PROFIL_STAT_SYSTEM_CHARGED], ticks * 0.8)
 		TH_LOG("%llu of %llu ticks in the kernel",
+		       (unsigned long long)kernel, (unsigned long long)ticks);
+	EXPECT_GT(kernel, ticks * 0.5)
+		TH_LOG("%llu of %llu ticks dropped",
 		       (unsigned long long)kernel, (unsigned long long)ticks);
 	EXPECT_EQ(ticks, pnl_accounted(&st));
 	/* No user PC lies below 64 KiB (vm.mmap_min_addr): nothing here. */
