@@ -2,7 +2,7 @@
 /*
  * The PC to counter mapping of include/uapi/linux/profil.h
  * (%PROFIL_ATTR_SCALE), as the tests predict it: the index the kernel
- * must have incremented for a PC (profil_test.c), checked against
+ * must have incremented for a PC (profil_semantics_test.c), checked against
  * glibc's values (tests/unit/test_pc_index.c).
  */
 #ifndef PROFIL_INDEX_H

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The selftests' client API (see profil_nl.h) on top of libprofil, so that
- * profil_test_lib runs every semantics test through the library: plain
+ * the _lib twins of profil_semantics_test, profil_clocks_test and
+ * profil_threads_test run their tests through the library: plain
  * requests through the profil() drop-in (PROFIL_HZ carries the rate), the
  * rest through the extended API.
  */

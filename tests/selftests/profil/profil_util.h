@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the profil selftests share beyond the protocol client: the
- * monotonic and CPU-time clocks (a process's too), a process's state, the
- * accounting identity every session must satisfy, Yama's ptrace scope,
- * and user-mode time in the program's own text.
+ * monotonic and CPU-time clocks (a process's and a thread's too), a
+ * process's state, the accounting identity every session must satisfy,
+ * Yama's ptrace scope, and user-mode time in the program's own text.
  * Include it after profil_nl.h (or profil_lib.h).
  */
 #ifndef PROFIL_SELFTEST_UTIL_H
@@ -55,6 +55,16 @@ static inline double process_cpu(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The CPU time on @clock (a thread's), in seconds; -1 on error. */
+static inline double clock_cpu(clockid_t clock)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clock, &ts))
+		return -1;
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 

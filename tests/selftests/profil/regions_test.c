@@ -20,8 +20,9 @@
 #define RATE_TIMER	2000
 
 /*
- * A loop of two known instructions, as in profil_test: a tick of a thread
- * running it lands on rl_cmp (7 bytes) or rl_jmp, or once on rl_ret.
+ * A loop of two known instructions, as in profil_workload.h: a tick of a
+ * thread running it lands on rl_cmp (7 bytes) or rl_jmp, or once on
+ * rl_ret.
  */
 volatile char rl_stop;
 extern const char rl_loop[], rl_cmp[], rl_jmp[], rl_ret[];

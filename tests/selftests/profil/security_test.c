@@ -5,7 +5,7 @@
  * one session per process however often it starts, and no events without
  * CAP_NET_ADMIN. Run as root, each test drops to nobody (65534) first,
  * except where it says why not. Another user's process is refused in
- * profil_test (other_users_process_refused).
+ * profil_semantics_test (other_users_process_refused).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>

@@ -437,7 +437,7 @@ TEST_F(sp, below_every_region)
 /*
  * The period through tvp is the sampling period: PROFIL_HZ=1000 gives
  * 1000 us, and the ticks over a stretch of CPU time follow it (bounds of
- * profil_test's EXPECT_RATE). The call that turns profiling off returns
+ * profil_clocks_test's EXPECT_RATE). The call that turns profiling off returns
  * the period of the rate that ran, not PROFIL_HZ's new value.
  */
 TEST_F(sp, tvp_is_the_period)
