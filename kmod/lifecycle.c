@@ -55,7 +55,7 @@ static void pk_probe_exec(void *data, struct task_struct *task, pid_t old_pid,
 
 static void pk_probe_exit(void *data, struct task_struct *task)
 {
-	/* Only the last thread of the group ends the process. */
+	/* Only the group's last threads (two may see it dead) end it. */
 	if (!atomic_read(&task->signal->live))
 		pk_session_exit(task);
 }

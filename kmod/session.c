@@ -644,7 +644,8 @@ void pk_session_exec(struct task_struct *task)
 
 /**
  * pk_session_exit() - a process is gone: forget its sessions
- * @task: current, the last thread of its group to exit
+ * @task: current, a thread exiting after its group died (two threads
+ *	exiting together may both come here: pk_table_hide() picks one)
  *
  * Context: the sched_process_exit tracepoint, preemption disabled.
  */
@@ -657,12 +658,14 @@ void pk_session_exit(struct task_struct *task)
 		s = pk_session_find(task_tgid(task), kind);
 		if (!s)
 			continue;
-		/* Its last command name, before the stop's. */
-		if (s->collector)
-			pk_collector_image_end(s->collector, s->image,
-					       PROFIL_STOP_EXIT, task);
-		pk_session_stop(s, PROFIL_STOP_EXIT, 0);
-		pk_table_hide(s);
+		/* Another thread exiting with this one ends it. */
+		if (pk_table_hide(s)) {
+			/* Its last command name, before the stop's. */
+			if (s->collector)
+				pk_collector_image_end(s->collector, s->image,
+						       PROFIL_STOP_EXIT, task);
+			pk_session_stop(s, PROFIL_STOP_EXIT, 0);
+		}
 		pk_session_put(s);
 	}
 }

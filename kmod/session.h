@@ -98,8 +98,9 @@ struct pk_stats {
  *	only with page faults disabled, never across a fault
  * @threads: list of struct pk_thread, RCU for lockless readers
  * @hnode: entry in the session table (session_table.c)
- * @hidden: the process exited: look-ups pass the session by until a
- *	work item takes it out of the table (pk_table_hide())
+ * @hidden: 1 once the process exited: look-ups pass the session by
+ *	until a work item takes it out of the table; set once, by the
+ *	xchg() of pk_table_hide()
  * @unhash_node: entry in the list of hidden sessions
  * @teardown_work: releases the perf events after a stop
  * @free_rwork: frees the session after an RCU grace period
@@ -126,7 +127,7 @@ struct pk_session {
 	struct list_head threads;
 	bool on_tick_clock;
 	struct rhlist_head hnode;
-	bool hidden;
+	int hidden;
 	struct llist_node unhash_node;
 	struct work_struct teardown_work;
 	struct rcu_work free_rwork;

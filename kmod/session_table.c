@@ -162,17 +162,23 @@ static DECLARE_WORK(pk_table_unhash_work, pk_table_unhash);
  * @s: the session
  *
  * Look-ups and dumps pass @s by from now on; a work item removes it.
- * Called at most once per session.
+ * Two threads of a process that exit together can both see it dead
+ * (signal->live is 0 for both by the exit tracepoint) and both hide
+ * its session: only the first queues it, as a node on the llist twice
+ * would make a cycle, and only the first ends it.
  *
  * Context: any but hard interrupt.
+ * Return: true for the caller that hid @s, false if it was hidden.
  */
-void pk_table_hide(struct pk_session *s)
+bool pk_table_hide(struct pk_session *s)
 {
-	WRITE_ONCE(s->hidden, true);
+	if (xchg(&s->hidden, 1))
+		return false;
 	pk_table_changed();
 	kref_get(&s->ref);
 	llist_add(&s->unhash_node, &pk_table_hidden);
 	schedule_work(&pk_table_unhash_work);
+	return true;
 }
 
 /**

@@ -30,7 +30,7 @@ struct pk_session *pk_session_lookup(struct pid *tgid, int kind);
 struct pk_session *pk_session_find(struct pid *tgid, int kind);
 int pk_table_replace(struct pk_session *old, struct pk_session *s);
 void pk_table_remove(struct pk_session *s);
-void pk_table_hide(struct pk_session *s);
+bool pk_table_hide(struct pk_session *s);
 unsigned int pk_session_table_seq(void);
 struct pk_table_walk *pk_table_walk_begin(void);
 struct pk_session *pk_table_walk_next(struct pk_table_walk *w);
