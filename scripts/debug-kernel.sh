@@ -28,7 +28,10 @@ die() { echo "debug-kernel: $*" >&2; exit 1; }
 srcver=$(dpkg-query -W -f='${Version}' "$PKG" 2>/dev/null) ||
 	die "$PKG not installed (scripts/install-deps.sh)"
 [ -r "$tarball" ] || die "$tarball missing (scripts/install-deps.sh)"
-frag=$(cat "$TOP/tests/qemu/debug.config" "$TOP/tests/selftests/profil/config")
+# The fragments' settings: comments and blank lines are not part of the
+# key (a comment's edit must not cost a kernel build), "is not set" is.
+frag=$(awk '/^# CONFIG_[A-Za-z0-9_]+ is not set$/ || !/^(#|[[:space:]]*$)/' \
+	"$TOP/tests/qemu/debug.config" "$TOP/tests/selftests/profil/config")
 key=$srcver-$(printf '%s\n%s\n' "$RECIPE" "$frag" | sha256sum | cut -c1-12)
 CACHE=${PROFIL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/profil}/debug-kernel
 DIR=$CACHE/$key
