@@ -245,6 +245,12 @@ static bool image_adds_up(const struct held_profile *p,
 	       s[PROFIL_STAT_IN_RANGE] == samples_in(p, img->id, 0);
 }
 
+/* Ticks that found the thread in user mode: not dropped in the kernel. */
+static uint64_t user_ticks(const uint64_t *stats)
+{
+	return stats[PROFIL_STAT_TICKS] - stats[PROFIL_STAT_SYSTEM_DROPPED];
+}
+
 /* Sampling periods of an image's CPU time: sampled or missed. */
 static uint64_t periods(const struct held_image *img)
 {
@@ -661,9 +667,15 @@ TEST(next_to_a_buffer_session)
 			       (long long)pnl_periods(&st)))
 		TH_LOG("%.1f ms of CPU time in the requests", gap * 1e3);
 	EXPECT_EQ(PROFIL_STOP_REQUEST, p->images[0].reason);
-	EXPECT_LE(st.stats[PROFIL_STAT_TICKS] * 8 / 10,
-		  st.stats[PROFIL_STAT_IN_RANGE]);
-	EXPECT_LE(p->images[0].stats[PROFIL_STAT_TICKS] * 8 / 10, held_in);
+	/*
+	 * Most user-mode ticks land in the spin. Kernel-mode ones, dropped,
+	 * are the requests': a debug kernel's take 10 % of the ticks.
+	 */
+	EXPECT_LE(user_ticks(st.stats) * 8 / 10, st.stats[PROFIL_STAT_IN_RANGE])
+		TH_LOG("%llu of %llu ticks dropped in the kernel",
+		       (unsigned long long)st.stats[PROFIL_STAT_SYSTEM_DROPPED],
+		       (unsigned long long)st.stats[PROFIL_STAT_TICKS]);
+	EXPECT_LE(user_ticks(p->images[0].stats) * 8 / 10, held_in);
 	pnl_close(&nl);
 	free(p);
 }
