@@ -2,8 +2,9 @@
 /*
  * --format=pprof: a profile as pprof's profile.proto (profile.proto
  * here, compiled by protoc-c), gzip-compressed, which go tool pprof,
- * Pyroscope, Parca and Grafana read. Documentation/profil-ctl.rst,
- * "pprof", gives the mapping of our model onto it.
+ * Pyroscope, Parca and Grafana read.
+ * Documentation/profil-ctl/whole-program.rst, "pprof and folded
+ * stacks", gives the mapping of our model onto it.
  */
 #ifndef PROFIL_CTL_PPROF_H
 #define PROFIL_CTL_PPROF_H

@@ -4,8 +4,8 @@
  * perf report's default view, one list across every process and object,
  * its rows the samples summed per value of the --sort keys (comm, dso,
  * sym by default, as perf's), most samples first; as text, CSV or a JSON
- * member. Documentation/profil-ctl.rst, "Whole-program reports", shows
- * it.
+ * member. Documentation/profil-ctl/whole-program.rst, "Whole-program
+ * reports", shows it.
  */
 #ifndef PROFIL_CTL_PROFILE_LIST_H
 #define PROFIL_CTL_PROFILE_LIST_H

@@ -3,9 +3,9 @@
  * The report of a whole-program profile (profile.h): the totals header,
  * then one table per object (per process, then object, with
  * --per-process), as text, CSV or JSON; and one gmon.out per object.
- * Documentation/profil-ctl.rst, "Whole-program reports", describes the
- * layout; these functions only write to the FILE or files they are
- * given.
+ * Documentation/profil-ctl/whole-program.rst, "Whole-program reports",
+ * describes the layout; these functions only write to the FILE or files
+ * they are given.
  */
 #ifndef PROFIL_CTL_PROFILE_REPORT_H
 #define PROFIL_CTL_PROFILE_REPORT_H

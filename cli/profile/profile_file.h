@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The saved profile: a struct profile (profile.h) as a line-oriented
- * text file, version 1, specified in Documentation/profil-ctl.rst ("The
- * saved profile"). In short:
+ * text file, version 1, specified in
+ * Documentation/profil-ctl/whole-program.rst ("The saved profile"). In
+ * short:
  *
  *	profil-ctl-profile 1
  *	rate RATE

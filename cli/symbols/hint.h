@@ -2,7 +2,7 @@
 /*
  * What would name an object's unnamed samples: a pure function of how
  * its samples fall (named functions, FDE ranges, nothing) and of what
- * the object is, for the report's header. Documentation/profil-ctl.rst,
+ * the object is, for the report's header. Documentation/profil-ctl/report.rst,
  * "Symbols".
  */
 #ifndef PROFIL_CTL_HINT_H

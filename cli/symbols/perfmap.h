@@ -6,7 +6,7 @@
  *	START SIZE NAME
  *
  * START and SIZE hex, with or without 0x, NAME the rest of the line
- * (spaces included). Documentation/profil-ctl.rst, "Symbols".
+ * (spaces included). Documentation/profil-ctl/report.rst, "Symbols".
  */
 #ifndef PROFIL_CTL_PERFMAP_H
 #define PROFIL_CTL_PERFMAP_H

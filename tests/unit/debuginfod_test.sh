@@ -14,7 +14,7 @@
 #   hint's "set DEBUGINFOD_URLS";
 # - what a fetch costs: the report's wall time with a fresh cache, with
 #   the cache filled and without debuginfod, the median of $RUNS each,
-#   as "# cost:" lines (Documentation/profil-ctl.rst, "Symbols").
+#   as "# cost:" lines (Documentation/profil-ctl/report.rst, "Symbols").
 # The server is killed on every way out. Exit 4 (skip) without
 # debuginfod or debuginfod-find.
 set -eu

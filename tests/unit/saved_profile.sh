@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Sourced by the unit tests' shell drivers: the head of a saved profile
-# (Documentation/profil-ctl.rst, "The saved profile") of one process of one
-# object at 250 Hz, without accounting, up to its one count line.
+# (Documentation/profil-ctl/whole-program.rst, "The saved profile") of
+# one process of one object at 250 Hz, without accounting, up to its one
+# count line.
 #
 # usage: saved_one_object PATH COMM PID NRANGES, then NRANGES ranges
 

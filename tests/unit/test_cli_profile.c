@@ -9,7 +9,7 @@
  * - one [unknown] row per object, the uncovered row, the notes;
  * - --per-process, --lines, --bins over every object;
  * - JSON that python3's json module reads, with the structure
- *   Documentation/profil-ctl.rst gives; CSV columns;
+ *   Documentation/profil-ctl/whole-program.rst gives; CSV columns;
  * - the saved format: save, load, save again gives the same bytes
  *   (plain and gzip'ed); malformed files give an error with the line;
  *   no prefix of a file loads; mutated files never crash the loader;

@@ -4,7 +4,8 @@
  * main() renamed profil_ctl_main), every command's help and usage
  * errors, and the report command, each case run in a child with its exit
  * status and output checked: 0 success, 1 failure, 2 usage error, and
- * the message that Documentation/profil-ctl.rst's bad-input table lists.
+ * the message that the bad-input table of
+ * Documentation/profil-ctl/whole-program.rst lists.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# A JIT's code named by its perf map (Documentation/profil-ctl.rst, "JIT
+# A JIT's code named by its perf map (Documentation/profil-ctl/report.rst, "JIT
 # code: perf maps"): jit_work copies a loop into anonymous executable
 # memory, writes /tmp/perf-PID.map naming it, and spins there.
 #   run      profil-ctl run: the loop's samples are the map's function,

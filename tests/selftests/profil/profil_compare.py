@@ -15,7 +15,7 @@ in no named function and no unwind entry's range (perf's [unknown];
 profil-ctl's [unknown] rows, unknown and uncovered counts, its
 OBJECT+0xSTART ranges counting as named), perf's two runs as a range;
 and, for a pipeline, each program's share (by comm). Then one TAP
-result per target (Documentation/profil-ctl.rst, "Accuracy against
+result per target (Documentation/profil-ctl/accuracy.rst, "Accuracy against
 perf"):
 
   objects    every object's share within 3 points of perf's
@@ -31,7 +31,7 @@ profil-ctl runs between the two perf runs because under TCG the function
 shares of one program move with the host's load, for perf and
 profil-ctl alike: a change of conditions between two runs moves
 perf-vs-perf as much as perf-vs-profil-ctl, where with profil-ctl last
-it moved only the latter (Documentation/profil-ctl.rst, "Accuracy
+it moved only the latter (Documentation/profil-ctl/accuracy.rst, "Accuracy
 against perf").
 
 --fold-plt counts perf's PLT entries ("name@plt", which perf synthesizes
