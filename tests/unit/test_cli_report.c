@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,7 +271,7 @@ static void test_report_usage(void **state)
 
 static void test_report_failures(void **state)
 {
-	char msg[128];
+	char msg[PATH_MAX + 256];
 
 	(void)state;
 	expect(ctl("report", "-e", TARGET, "-f", "/nonexistent", NULL), 1,
@@ -299,7 +300,7 @@ static void test_report_failures(void **state)
  */
 static void test_report_fails_loudly(void **state)
 {
-	char msg[256];
+	char msg[PATH_MAX + 256];
 
 	(void)state;
 	/* No program: gprof fails there too. */
@@ -538,7 +539,7 @@ static void test_report_habits(void **state)
  */
 static void test_report_merge_diff(void **state)
 {
-	char msg[256];
+	char msg[PATH_MAX + 256];
 
 	(void)state;
 	/* 3+1, 2+2 (padding), 5+5, 1+6: 25. */
