@@ -136,7 +136,12 @@ if [ -u /bin/su ] && command -v setpriv >/dev/null; then
 	"$CTL" start "$spid" >"$W/start.out" 2>&1
 	st=$?
 	touch "$W/go"
-	sleep 1
+	# Past su: the shell has exec'd sleep (a busy host can take seconds).
+	i=0
+	while [ "$(cat /proc/$spid/comm 2>/dev/null)" != sleep ] && [ $i -lt 1200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
 	"$CTL" stop "$spid" -o "$W/stop.txt" >"$W/stop.out" 2>&1
 	st2=$?
 	kill "$spid" 2>/dev/null
