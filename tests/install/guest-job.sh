@@ -51,7 +51,7 @@ as_tester() { runuser -u tester -- env HOME=/home/tester "$@"; }
 # check NAME CMD...: one TAP result; the output, nested, when it fails.
 check()
 {
-	local name=$1 log
+	local name=$1 log t=$SECONDS
 	shift
 	log=$(mktemp)
 	echo "profil-check: $name" >/dev/kmsg
@@ -62,6 +62,7 @@ check()
 		sed 's/^/# /' "$log" | tail -40
 		tap_result fail "$name"
 	fi
+	echo "#   $((SECONDS - t)) s"
 	rm -f "$log"
 	tap_counts "$OUT/counts"
 }
@@ -87,7 +88,7 @@ dkms_for_all()
 # as tester; without allow-stderr, output on stderr fails.
 autopkgtests()
 {
-	local t r tmp rc
+	local t r tmp rc t0
 	awk 'BEGIN { RS = ""; FS = "\n" }
 	     { t = ""; r = ""
 	       for (i = 1; i <= NF; i++) {
@@ -97,6 +98,7 @@ autopkgtests()
 	       if (t != "") { gsub(/[ ,]+/, ",", r); print t, (r == "" ? "-" : r) } }' \
 		"$OUT/debian-tests/control" >/tmp/tests.list
 	while read -r t r; do
+		t0=$SECONDS
 		tmp=$(mktemp -d)
 		chmod 0777 "$tmp"
 		rc=0
@@ -118,6 +120,7 @@ autopkgtests()
 			cat "$tmp/.out" "$tmp/.err" | tail -40 | sed 's/^/# /'
 			tap_result fail "debian/tests/$t" "exit $rc$([ $rc = 255 ] && echo ', output on stderr')"
 		fi
+		echo "#   $((SECONDS - t0)) s"
 		tap_counts "$OUT/counts"
 		rm -rf "$tmp"
 	done </tmp/tests.list
@@ -172,13 +175,17 @@ upgrade_old_loaded()
 
 upgrade_install()
 {
-	apt-get install -y -q -o Dpkg::Use-Pty=0 "$OUT"/debs/*.deb >/tmp/upgrade.log 2>&1
-	local rc=$?
+	# Each line with its time: the run directory keeps the log.
+	apt-get install -y -q -o Dpkg::Use-Pty=0 "$OUT"/debs/*.deb 2>&1 |
+		while IFS= read -r l; do printf '%(%T)T %s\n' -1 "$l"; done \
+		>/tmp/upgrade.log
+	local rc=${PIPESTATUS[0]}
+	cp /tmp/upgrade.log "$OUT/upgrade.log"
 	cat /tmp/upgrade.log
 	[ $rc -eq 0 ] || return 1
 	# Which kernels dkms's common.postinst built, which ours
 	# (debian/profil-dkms.postinst) had to.
-	grep -E '^(Building for|profil-dkms: built)' /tmp/upgrade.log | sed 's/^/note: /'
+	sed -nE 's/^[0-9:]+ ((Building for|profil-dkms: built).*)/note: \1/p' /tmp/upgrade.log
 	# The old module stays loaded: the upgrade says so.
 	grep -q "loaded profil module is version $OLD, not $NEW" /tmp/upgrade.log
 }
