@@ -84,7 +84,7 @@ KMEMLEAK      ?= off
 # (Documentation/testing.rst).
 STRESS_SCALE  ?= 10
 # KASAN doubles kernel stacks and keeps 1/8 of memory as shadow: in 1G,
-# threads-max is too low for security_test's 4000 threads.
+# threads-max is too low for security_bounds_test's 4000 threads.
 MEM	      ?= 2G
 endif
 NEED_DEBUG_KERNEL = $(if $(filter debug,$(KFLAVOUR)),debug-kernel)
