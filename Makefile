@@ -23,7 +23,8 @@
 #   make compare          profil-ctl against perf on real programs, in the
 #                         guest (COMPARE_RATE, COMPARE_CASES)
 #   make textpatch        6.12's multi-threaded TCG defect without profil.ko:
-#                         KSERIES=6.12 TCG_THREAD= (Documentation/testing.rst)
+#                         KSERIES=6.12 TCG_THREAD=
+#                         (Documentation/testing/linux-6.12.rst)
 #   make fuzz             nl_fuzz with PROFIL_FUZZ_N (10^6) messages
 #   make fuzz-gmon        profil-ctl's gmon.out reader, FUZZ_SECS (600) s
 #   make style            checkpatch, bad-input matrix, clang-format, names
@@ -38,7 +39,8 @@
 # VCPUS, MEM, ACCEL, KCMDLINE, QEMU_ARGS, TIMEOUT, TIMEOUT_SCALE, KMEMLEAK,
 # STRESS_SCALE, MODULE, DEMO_JOB,
 # GUEST_VMLINUZ, GUEST_MODDIR, GUEST_KDIR, PROFIL_CACHE; LOAD_RUNS,
-# LOAD_DEBUG, LOAD_CPUS, LOAD_DIR (Documentation/testing.rst).
+# LOAD_DEBUG, LOAD_CPUS, LOAD_DIR (Documentation/testing/guest.rst,
+# "Parameters"; the LOAD_* ones: Documentation/testing/load.rst).
 
 MAKEFLAGS += --no-print-directory
 
@@ -81,10 +83,10 @@ TIMEOUT_SCALE ?= 4
 KMEMLEAK      ?= off
 # stress_test's counts, in percent: its lifecycle paths are what KASAN and
 # lockdep check, not its numbers; at 100 CI ran out of time
-# (Documentation/testing.rst).
+# (Documentation/testing/debug.rst).
 STRESS_SCALE  ?= 10
 # KASAN doubles kernel stacks and keeps 1/8 of memory as shadow: in 1G,
-# threads-max is too low for security_test's 4000 threads.
+# threads-max is too low for security_bounds_test's 4000 threads.
 MEM	      ?= 2G
 endif
 NEED_DEBUG_KERNEL = $(if $(filter debug,$(KFLAVOUR)),debug-kernel)
@@ -139,7 +141,7 @@ MODULE ?= $(MOD_TREE)/kmod/profil.ko
 DEMO_JOB ?= $(TOP)/scripts/demo-job.sh
 
 # 6.12 under QEMU 7.2's multi-threaded TCG panics in the kernel's text
-# patching ("Oops: int3", Documentation/testing.rst, "Linux 6.12"); with
+# patching ("Oops: int3", Documentation/testing/linux-6.12.rst); with
 # every vCPU in one host thread its suite passes.
 TCG_THREAD ?= $(if $(filter 6.12,$(KSERIES)),single)
 
@@ -267,11 +269,12 @@ check: deps
 # nor DEBUG_SKIP: programs that drive the kernel through libprofil and
 # profil-ctl on paths the kernel-side programs take too, and the ones
 # that measure profil-ctl's output against perf and tmux, which the debug
-# kernel only slows (Documentation/testing.rst). T=: those programs
+# kernel only slows (Documentation/testing/debug.rst). T=: those programs
 # instead.
 DEBUG_SKIP := sprofil_test profil_semantics_test_lib \
 	      profil_clocks_test_lib profil_threads_test_lib libprofil_test \
-	      libprofil_test_nopie libprofil_preload profil_ctl_test \
+	      libprofil_test_nopie libprofil_held_test \
+	      libprofil_held_test_nopie libprofil_preload profil_ctl_test \
 	      ctl_start_test pg_test compare_test.sh top_test.sh
 GUEST_PROGS = $(shell $(MAKE) -s -C $(SELFTESTS) $(KSFT_VARS) emit_tests | \
 		sed 's/^.*://')
@@ -538,7 +541,8 @@ deb:
 
 # The packages installed as a user installs them, on a fresh Debian 12
 # root booted in QEMU on 6.12 and 6.1: install, the debian/tests checks,
-# upgrade, purge (scripts/check-install.sh, Documentation/testing.rst).
+# upgrade, purge (scripts/check-install.sh,
+# Documentation/testing/check-install.rst).
 # Root: chroot, mounts, mkfs. Ends with its minutes and the totals line.
 check-install: deps
 	@BUILD=$(BUILD) CHECK_T0=$(CHECK_T0) $(TOP)/scripts/check-install.sh

@@ -8,7 +8,7 @@
 #
 # usage: tests/qemu/run.sh [ENTRY...]
 #
-# Environment (all optional; see Documentation/testing.rst):
+# Environment (all optional; see Documentation/testing/guest.rst):
 #   KSERIES      kernel series, 6.1 (default) or 6.12
 #   KFLAVOUR     Debian kernel flavour (amd64; rt-amd64, ...)
 #   GUEST_VMLINUZ, GUEST_MODDIR, GUEST_KVER   boot a kernel of your own

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A shared library for test_cli_profile: functions at the library's
+ * A shared library for test_cli_profile*: functions at the library's
  * link-time addresses (near 0, as every PIC object has them), which a
  * whole-program profile charges and whose gmon.out gprof must read.
  */

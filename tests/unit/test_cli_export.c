@@ -3,7 +3,7 @@
  * The exports (cli/format/export.c, pprof.c, folded.c) on a whole
  * profile built by hand: two processes and three objects (a program, a
  * shared library with uncovered samples, a library whose file is gone),
- * as test_cli_profile builds one:
+ * as cli_test_profile.c builds one for test_cli_profile*:
  * - folded: the lines, their order, counts summed per key, the sum, the
  *   per-process first frame, ';' out of names;
  * - pprof: gunzip'ed by zlib and unpacked by protobuf-c: sample types,

@@ -6,7 +6,7 @@
  * enable or disable of the sched_stat_runtime trace event patches its
  * static key, while other threads keep switching CPUs through
  * __schedule(). Used to tell a guest kernel's or QEMU's fault from the
- * module's (Documentation/testing.rst, "The 6.12 guest under
+ * module's (Documentation/testing/linux-6.12.rst, "The 6.12 guest under
  * multi-threaded TCG").
  *
  * usage: textpatch_load SECONDS [TRACEFS]
