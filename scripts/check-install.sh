@@ -3,8 +3,7 @@
 #
 # make check-install: the Debian packages installed the way a user
 # installs them, on a Debian 12 that has never seen the tree, booted in
-# QEMU on Linux 6.12 and 6.1 (Documentation/testing.rst,
-# "check-install").
+# QEMU on Linux 6.12 and 6.1 (Documentation/testing/check-install.rst).
 #
 #   1. make deb (lintian: no error, no warning), and a second build at a
 #      lower version (the commit count minus one) for the upgrade, while
@@ -39,7 +38,7 @@ LOCK=${PROFIL_GUEST_LOCK:-/tmp/profil-guest.lock}
 # The guests' CPU model: qemu64 rather than max, whose AVX2 and AVX-512
 # glibc's string functions then use and TCG emulates slowly; the
 # upgrade's DKMS builds took 497 s instead of 682 s (Documentation/
-# testing.rst). Debian 12's baseline is plain x86-64.
+# testing/check-install.rst). Debian 12's baseline is plain x86-64.
 GUEST_CPU=${GUEST_CPU:-qemu64}
 . "$TOP/scripts/tap-lib.sh"
 
