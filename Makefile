@@ -571,7 +571,7 @@ ifneq ($(wildcard cli/Makefile),)
 	$(MAKE) -C cli clean
 endif
 	$(MAKE) -C tests/unit BUILD=$(BUILD) clean
-	rm -rf $(BUILD)
+	rm -rf --one-file-system $(BUILD)
 
 # The debug kernel's cache (scripts/debug-kernel.sh) is shared by every
 # clone: not ours to remove.

@@ -22,14 +22,14 @@
 #      root B (chroot), the upgrade with uname -r saying 6.12, the running
 #      and newest kernel, for which dkms's own postinst rebuilds alone:
 #      the package's postinst must build for 6.1. The guests hold the
-#      guest lock (flock /tmp/profil-guest.lock) from the first to boot
-#      to the last to end: no other guest runs beside them.
+#      guest lock (/tmp/profil-guest.lock) from the first to boot to the
+#      last to end; other guest runs may take it too.
 #
 # Ends with the minutes and the totals line; exits 1 on any failure.
 set -uo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$TOP/build}
+TOP=$(cd "$(dirname "$0")/.." && pwd -P)
+BUILD=$(realpath -m "${BUILD:-$TOP/build}")
 export BUILD
 T0=${CHECK_T0:-$(date +%s)}
 WORK=$BUILD/check-install
@@ -44,19 +44,31 @@ GUEST_CPU=${GUEST_CPU:-qemu64}
 
 die() { echo "check-install: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "needs root (chroot, mounts, mkfs)"
-for t in mmdebstrap mkfs.ext4 qemu-system-x86_64 busybox flock; do
+for t in mmdebstrap mkfs.ext4 qemu-system-x86_64 busybox flock unshare; do
 	command -v "$t" >/dev/null || die "$t missing (make deps)"
 done
+case $BUILD in
+*[[:space:]]*) die "a build directory with white space: $BUILD" ;;
+esac
 
-# One run at a time in a build directory: the roots under $WORK have the
-# host's /dev, /proc and /sys bound into them while a run installs.
-mkdir -p "$BUILD"
+# The roots get the host's /dev (and /dev/pts) bound into them while the
+# packages install: the run has a mount namespace of its own, so that
+# those mounts end with it however it ends, and nothing outside (make
+# clean, git clean, the next run) can remove the host's /dev through
+# them, as an earlier version did once.
+if [ -z "${PROFIL_CHECK_INSTALL_NS-}" ]; then
+	PROFIL_CHECK_INSTALL_NS=1 exec unshare -m --propagation private "$0" "$@"
+	die "unshare failed"
+fi
+
+# One run at a time in a build directory, and one at a time on the
+# shared cache (apt locks its package directory; install-root.sh writes
+# one tarball): the second waits.
+mkdir -p "$BUILD" "$CACHE"
 exec 8>"$BUILD/check-install.lock"
 flock -n 8 || die "another check-install runs in $BUILD"
-# A run killed before it unmounted: never remove across a mount.
-if findmnt -rn -o TARGET | grep -q "^$WORK/"; then
-	die "file systems are still mounted under $WORK (a killed run?): umount them first"
-fi
+exec 7>"$CACHE/check-install.lock"
+flock 7 || die "cannot lock $CACHE"
 
 # GUESTS_ONLY=1 (debugging the guest side): reuse the last run's images.
 GUESTS_ONLY=${GUESTS_ONLY:-0}
@@ -65,7 +77,7 @@ if [ "$GUESTS_ONLY" = 1 ]; then
 		die "GUESTS_ONLY=1: no images from a previous run"
 	rm -rf "$WORK"/guest-* "$WORK/jobs" "$WORK/host.counts"
 else
-	rm -rf --one-file-system "$WORK"
+	rm -rf --one-file-system "$WORK" || die "cannot remove $WORK"
 fi
 mkdir -p "$WORK"
 ROOT=$WORK/root
@@ -111,9 +123,9 @@ declare -A mounts
 umount_root()
 {
 	local root=$1 m
-	for m in $(echo ${mounts[$root]:-} | tr ' ' '\n' | tac); do
-		umount -l "$m" 2>/dev/null
-	done
+	while IFS= read -r m; do
+		[ -z "$m" ] || umount -l "$m" 2>/dev/null
+	done < <(printf '%s' "${mounts[$root]:-}" | tac)
 	mounts[$root]=
 }
 # mount_root ROOT ARCHIVES: the kernel's file systems, and ARCHIVES as
@@ -128,11 +140,14 @@ mount_root()
 		dev|dev/pts) mount -o bind "/$m" "$root/$m" ;;
 		run)	mount -t tmpfs tmpfs "$root/$m" ;;
 		*)	mount -o bind "$archives" "$root/$m" ;;
-		esac && mounts[$root]+=" $root/$m"
+		esac && mounts[$root]+="$root/$m"$'\n'
 	done
 	cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 }
-trap 'for r in "${!mounts[@]}"; do umount_root "$r"; done' EXIT
+# On the way out the background jobs go first: nothing may run in a root
+# whose mounts go.
+trap 'kill $(jobs -p) 2>/dev/null; wait
+      for r in "${!mounts[@]}"; do umount_root "$r"; done' EXIT
 
 # in_root ROOT CMD...; INITRD=No: the kernel's postinst makes no
 # initramfs (the guest boots with ours).
@@ -144,7 +159,8 @@ in_root()
 		LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive INITRD=No "$@"
 }
 
-tap_plan 10
+# GUESTS_ONLY=1 has no host part.
+if [ "$GUESTS_ONLY" = 1 ]; then tap_plan 0; else tap_plan 10; fi
 tap_counts "$WORK/host.counts"
 # stage WHAT: where the minutes go.
 stage() { echo "# at $(($(date +%s) - T0)) s: $*"; }
@@ -169,7 +185,7 @@ if [ "$GUESTS_ONLY" != 1 ]; then
 # cache) come while make deb builds.
 bg deb-old env PROFIL_VERSION="$OLD" DEB_OUT="$BUILD/deb-old" LINTIAN=0 \
 	"$TOP/scripts/make-deb.sh"
-bg root "$TOP/scripts/install-root.sh"
+bg root timeout 1800 "$TOP/scripts/install-root.sh"
 check "make deb: $NEW, lintian clean" make -C "$TOP" -s deb
 check "make deb at $OLD (the upgrade's older build)" joined deb-old
 joined root >/dev/null || { cat "$WORK/jobs/root.log"; die "no root"; }
@@ -231,6 +247,11 @@ image()
 {
 	local root=$1 img=$2 mb
 	umount_root "$root"
+	# Nothing of the host may go into the image, nor be removed.
+	if findmnt -rn -o TARGET | grep -qF "$root/"; then
+		echo "still mounted in $root"
+		return 1
+	fi
 	rm -rf "$root/tmp/debs" "$root/var/cache/apt/archives/"*.deb
 	mb=$(du -sm "$root" | cut -f1)
 	# No metadata_csum: ext4 wants no crc32c module from the initramfs.
@@ -365,13 +386,18 @@ guest()
 
 # GUEST_SERIES (debugging): the guests to boot, "6.12 6.1". Both boot at
 # once (the 6.12 guest takes one host thread, and neither measures time),
-# under one hold of the guest lock: no other guest runs beside them.
+# under one hold of the guest lock, which other guest runs may take too
+# (flock /tmp/profil-guest.lock make check) to keep apart from these.
 rc=0
 series=" ${GUEST_SERIES-6.12 6.1} "
+counts=("$WORK/host.counts")
 if [[ $series == *[0-9]* ]]; then
-	exec 9>"$LOCK"
-	flock 9
-	echo "# guests: the lock taken after $(($(date +%s) - T0)) s"
+	if { exec 9>>"$LOCK"; } 2>/dev/null && flock 9; then
+		echo "# guests: the lock taken after $(($(date +%s) - T0)) s"
+	else
+		echo "# guests: cannot take $LOCK; they run without it"
+		rc=1
+	fi
 fi
 [[ $series != *" 6.1 "* ]] ||
 	bg guest-6.1 guest 6.1 upgrade "$WORK/root-old.img" 1800 ""
@@ -384,8 +410,8 @@ fi
 for g in 6.12 6.1; do
 	[[ $series == *" $g "* ]] || continue
 	joined "guest-$g" || rc=1
+	counts+=("$WORK/guest-$g/counts")
 done
 exec 9>&-
-"$TOP/scripts/totals.sh" -s "$T0" "$WORK/host.counts" \
-	"$WORK/guest-6.12/counts" "$WORK/guest-6.1/counts" || rc=1
+"$TOP/scripts/totals.sh" -s "$T0" "${counts[@]}" || rc=1
 exit $rc
