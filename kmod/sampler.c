@@ -480,7 +480,12 @@ void pk_tick_runtime(struct task_struct *task, u64 pending)
 	struct pk_thread *t;
 	struct pt_regs *regs;
 
-	if (task != current || !in_hardirq())
+	/*
+	 * A kernel thread runs no user code and has no record. Among them
+	 * is the thread table's resize worker, whose moves a look-up from
+	 * its own tick must not walk into (pk_thread_lookup_tick()).
+	 */
+	if (task != current || !in_hardirq() || (task->flags & PF_KTHREAD))
 		return;
 	regs = get_irq_regs();
 	if (!regs)

@@ -33,7 +33,8 @@
  * two records while a stopped session's lingers next to the session that
  * replaced it: the list table keeps both under one key. Inserts and
  * removals run in process context, under the table's bucket locks;
- * lookups hold RCU, the tick's with interrupts off.
+ * lookups hold RCU. The tick's, with interrupts off, is bounded:
+ * pk_thread_lookup_tick().
  */
 static u32 pk_task_hash(const void *data, u32 len, u32 seed);
 
@@ -79,6 +80,60 @@ void pk_thread_release(struct kref *ref)
 	call_rcu(&t->rcu, pk_thread_free_rcu);
 }
 
+/*
+ * How often a look-up from the tick walks its bucket again after ending
+ * in another bucket's chain, before it gives up.
+ */
+#define PK_TICK_LOOKUP_PASSES 4
+
+/*
+ * rhltable_lookup() for the tick, without its unbounded retry. The
+ * resize worker moves entries to the new table one at a time, and a
+ * walk that meets one mid-move ends in its new bucket's chain: the
+ * look-up walks the bucket again until it ends in its own. On 6.1 the
+ * bucket locks only disable bottom halves (6.7 made them disable
+ * interrupts), so the move itself can wait on this tick: the tick may
+ * interrupt the worker between the two stores of a move on this CPU, or
+ * an interrupt on the worker's CPU may spin on this CPU's runqueue lock,
+ * which the tick holds. Either way rhltable_lookup() walks the bucket
+ * for ever (a guest froze so in the stress test). After a few passes
+ * this one gives up; the thread's next tick finds its record and counts
+ * the periods this one missed.
+ *
+ * Context: hard interrupt, in an RCU read-side critical section.
+ * Return: the list of @task's records, or NULL.
+ */
+static struct rhlist_head *pk_thread_lookup_tick(struct task_struct *task)
+{
+	struct rhashtable *ht = &pk_threads.ht;
+	struct rhash_lock_head __rcu *const *bkt;
+	unsigned int hash, passes = 0;
+	struct bucket_table *tbl;
+	struct rhash_head *he;
+
+	tbl = rht_dereference_rcu(ht->tbl, ht);
+	while (tbl) {
+		hash = rht_key_hashfn(ht, tbl, &task, pk_threads_params);
+		bkt = rht_bucket(tbl, hash);
+		rht_for_each_rcu_from(he, rht_ptr_rcu(bkt), tbl, hash) {
+			const struct pk_thread *t = rht_obj(ht, he);
+
+			if (t->task == task)
+				return container_of(he, struct rhlist_head,
+						    rhead);
+		}
+		if (he != RHT_NULLS_MARKER(bkt)) {
+			if (++passes == PK_TICK_LOOKUP_PASSES)
+				return NULL;
+			continue;
+		}
+		/* As rhltable_lookup(): see a table the resize added. */
+		smp_rmb();
+		tbl = rht_dereference_rcu(tbl->future_tbl, ht);
+	}
+	return NULL;
+}
+
 /**
  * pk_thread_next() - the records of a sampled thread, one by one
  * @task: the thread
@@ -89,8 +144,10 @@ void pk_thread_release(struct kref *ref)
  * teardown work runs, next to the record of the session that replaced
  * it: skipped.
  *
- * Context: an RCU read-side critical section, which the result is valid in.
- * Return: the next record of an active session, or NULL.
+ * Context: the scheduler tick (hard interrupt), in an RCU read-side
+ * critical section, which the result is valid in.
+ * Return: the next record of an active session, or NULL, also when the
+ *	look-up gave up (pk_thread_lookup_tick()).
  */
 struct pk_thread *pk_thread_next(struct task_struct *task,
 				 struct pk_thread *prev)
@@ -99,7 +156,7 @@ struct pk_thread *pk_thread_next(struct task_struct *task,
 	struct pk_thread *t;
 
 	pos = prev ? rcu_dereference(prev->tnode.next) :
-		     rhltable_lookup(&pk_threads, &task, pk_threads_params);
+		     pk_thread_lookup_tick(task);
 	for (; pos; pos = rcu_dereference(pos->next)) {
 		t = container_of(pos, struct pk_thread, tnode);
 		if (pk_session_is_active(t->session))
