@@ -67,6 +67,19 @@ bool pk_start_allowed(bool audit)
 }
 
 /**
+ * pk_machine_allowed() - whether current may profile the whole machine
+ *
+ * As ``perf record -a``: CAP_PERFMON (or CAP_SYS_ADMIN) in the initial
+ * user namespace, whatever the switches say. A denial is audited.
+ *
+ * Context: process context, current is the requester.
+ */
+bool pk_machine_allowed(void)
+{
+	return pk_perfmon_capable(true);
+}
+
+/**
  * pk_timer_clock_allowed() - whether current may sample above HZ
  * @audit: as for pk_start_allowed()
  *

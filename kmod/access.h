@@ -12,6 +12,7 @@ struct task_struct;
 
 bool pk_start_allowed(bool audit);
 bool pk_timer_clock_allowed(bool audit);
+bool pk_machine_allowed(void);
 bool pk_may_access(struct task_struct *task, bool audit);
 bool pk_may_control(struct task_struct *task);
 

@@ -215,6 +215,9 @@ static bool pk_attach_inherits(const struct pk_params *p)
 {
 	if (current->flags & PF_EXITING)
 		return false;
+	/* A machine-wide profile's maker was privileged: it follows all. */
+	if (pk_params_kind(p) == PROFIL_KIND_MACHINE)
+		return !pk_collector_closed(p->collector);
 	/* A forked process has its parent's credentials: no audit. */
 	if (!pk_start_allowed(false) ||
 	    (!pk_rides_tick(p->rate) && !pk_timer_clock_allowed(false)))
@@ -350,7 +353,7 @@ static void pk_session_fork_kind(struct task_struct *parent,
 	struct pk_thread *t;
 	unsigned long flags;
 
-	if (!thread && child->mm == parent->mm && kind != PROFIL_KIND_HELD)
+	if (!thread && child->mm == parent->mm && kind == PROFIL_KIND_BUFFER)
 		return;
 	rcu_read_lock();
 	s = pk_session_lookup(task_tgid(parent), kind);

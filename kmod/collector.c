@@ -27,6 +27,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cgroup.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/hash.h>
@@ -48,6 +49,7 @@
 
 #include "collector.h"
 #include "compat.h"
+#include "machine.h"
 #include "session.h"
 
 /* Objects a profile keeps, and bytes for their paths. */
@@ -71,6 +73,8 @@ static void pk_collector_free(struct pk_collector *c)
 	kvfree(c->samples);
 	if (c->pidns)
 		put_pid_ns(c->pidns);
+	if (c->cgroup)
+		cgroup_put(c->cgroup);
 	kfree(c);
 }
 
@@ -99,10 +103,12 @@ static void *pk_table_alloc(struct pk_collector *c, size_t n, size_t size)
 	return p;
 }
 
-static struct pk_collector *pk_collector_alloc(struct net *net, u32 portid,
-					       u32 images_max, u32 samples_max)
+static struct pk_collector *
+pk_collector_alloc(struct net *net, u32 portid,
+		   const struct pk_collector_spec *spec)
 {
 	struct pk_collector *c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
+	u32 images_max = spec->images_max, samples_max = spec->samples_max;
 	u32 slots = roundup_pow_of_two(samples_max) * 2;
 
 	if (!c)
@@ -166,28 +172,37 @@ struct pk_collector *pk_collector_find(struct net *net, u32 portid)
  * pk_collector_get_or_create() - the collector of a socket, made if new
  * @net: the socket's namespace
  * @portid: its port id
- * @images_max: for a new one, the most images it keeps
- * @samples_max: for a new one, the most sample entries
+ * @spec: for a new one, its bounds and scope; a new one takes over the
+ *	reference on @spec->cgroup (and clears it)
+ *
+ * A socket's collector is made by its first COLLECT. Later ones add
+ * processes to it, unless either is machine-wide: a machine-wide
+ * profile is all its socket does.
  *
  * Context: process context: the request of the socket's owner, whose
  * memory cgroup the tables are charged to.
- * Return: a referenced collector, or an ERR_PTR().
+ * Return: a referenced collector, or an ERR_PTR(): -EEXIST if a
+ * machine-wide one was asked for, or the socket has one, and they differ.
  */
 struct pk_collector *pk_collector_get_or_create(struct net *net, u32 portid,
-						u32 images_max, u32 samples_max)
+						struct pk_collector_spec *spec)
 {
 	struct pk_collector *c, *new;
 
 	c = pk_collector_find(net, portid);
 	if (c)
-		return c;
+		goto found;
 	/* Megabytes to zero: not under the mutex every socket close takes. */
-	new = pk_collector_alloc(net, portid, images_max, samples_max);
+	new = pk_collector_alloc(net, portid, spec);
 	if (!new)
 		return ERR_PTR(-ENOMEM);
 	mutex_lock(&pk_collectors_mutex);
 	c = pk_collector_lookup(net, portid);
 	if (!c) {
+		/* Set before anyone can find it. */
+		new->scope = spec->scope;
+		new->cgroup = spec->cgroup;
+		spec->cgroup = NULL;
 		/* The list's reference, dropped at close. */
 		c = new;
 		new = NULL;
@@ -195,9 +210,28 @@ struct pk_collector *pk_collector_get_or_create(struct net *net, u32 portid,
 	}
 	pk_collector_get(c);
 	mutex_unlock(&pk_collectors_mutex);
-	if (new)
-		pk_collector_free(new);
+	if (!new)
+		return c;
+	pk_collector_free(new);
+found:
+	if (c->scope != PROFIL_SCOPE_PROCESS ||
+	    spec->scope != PROFIL_SCOPE_PROCESS) {
+		pk_collector_put(c);
+		return ERR_PTR(-EEXIST);
+	}
 	return c;
+}
+
+/**
+ * pk_collector_kind() - the kind of the sessions that count into @c
+ * @c: the collector
+ *
+ * Return: PROFIL_KIND_HELD, or PROFIL_KIND_MACHINE for a machine-wide one.
+ */
+int pk_collector_kind(const struct pk_collector *c)
+{
+	return c->scope == PROFIL_SCOPE_PROCESS ? PROFIL_KIND_HELD :
+						  PROFIL_KIND_MACHINE;
 }
 
 /**
@@ -207,7 +241,8 @@ struct pk_collector *pk_collector_get_or_create(struct net *net, u32 portid,
  * @leader: a thread of its process
  * @parent: the image it came from, or 0
  *
- * Context: process context; @leader is current or stopped by its tracer.
+ * Context: process context; @leader is current, stopped by its tracer
+ * or, for a machine-wide profile, any process.
  * Return: the image's id, or 0 if the collector is closed or full.
  */
 u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
@@ -217,6 +252,7 @@ u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
 	struct vm_area_struct *vma;
 	struct pk_image *img;
 	u32 id = 0, exe = 0;
+	u64 cgroup;
 	pid_t pid;
 
 	/* The executable: the file whose text the ELF loader put there. */
@@ -231,6 +267,9 @@ u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
 	}
 	get_task_comm(comm, leader);
 	pid = task_tgid_nr_ns(leader, c->pidns);
+	rcu_read_lock();
+	cgroup = cgroup_id(task_dfl_cgroup(leader));
+	rcu_read_unlock();
 
 	raw_spin_lock(&c->lock);
 	if (c->closed)
@@ -243,6 +282,7 @@ u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
 	img->pid = pid;
 	img->parent = parent;
 	img->exe = exe;
+	img->cgroup = cgroup;
 	memcpy(img->comm, comm, sizeof(comm));
 	id = ++c->nr_images;
 unlock:
@@ -582,28 +622,48 @@ enum pk_collect pk_collect_pc(struct pk_session *s, u64 pc, u32 count)
  * last of them is.
  * Context: process context.
  */
+/*
+ * The session of the first image from *@i on that has one, referenced,
+ * and *@i past it; NULL at the end. Closes @c on the way: nothing is
+ * published after.
+ */
+static struct pk_session *pk_collector_next_session(struct pk_collector *c,
+						    u32 *i)
+{
+	struct pk_session *s = NULL;
+
+	raw_spin_lock(&c->lock);
+	WRITE_ONCE(c->closed, true);
+	for (; *i < c->nr_images && !s; (*i)++) {
+		s = c->images[*i].session;
+		if (s && !pk_session_tryget(s))
+			s = NULL;
+	}
+	raw_spin_unlock(&c->lock);
+	return s;
+}
+
+/*
+ * Stop every session of @c, then wait one grace period for their ticks
+ * and end them: a machine-wide profile has a session per process.
+ */
 static void pk_collector_close(struct pk_collector *c)
 {
 	struct pk_session *s;
 	u32 i = 0;
 
-	for (;;) {
-		s = NULL;
-		raw_spin_lock(&c->lock);
-		WRITE_ONCE(c->closed, true);
-		for (; i < c->nr_images; i++) {
-			s = c->images[i].session;
-			if (s && pk_session_tryget(s))
-				break;
-			s = NULL;
-		}
-		raw_spin_unlock(&c->lock);
-		if (!s)
-			break;
-		pk_session_end(s, PROFIL_STOP_CLOSED);
+	while ((s = pk_collector_next_session(c, &i))) {
+		pk_session_stop(s, PROFIL_STOP_CLOSED, 0);
 		pk_session_put(s);
-		i++;
 	}
+	synchronize_rcu();
+	i = 0;
+	while ((s = pk_collector_next_session(c, &i))) {
+		pk_session_end_stopped(s);
+		pk_session_put(s);
+	}
+	if (c->scope != PROFIL_SCOPE_PROCESS)
+		pk_machine_release(c);
 	pk_collector_put(c);
 }
 

@@ -13,6 +13,7 @@
 #define _PK_COLLECTOR_H
 
 #include <linux/atomic.h>
+#include <linux/cgroup.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -21,6 +22,7 @@
 #include <linux/types.h>
 #include <linux/profil.h>
 
+struct cgroup;
 struct net;
 struct sk_buff;
 struct pk_collector;
@@ -41,6 +43,7 @@ struct task_struct;
  * @reason: enum profil_stop_reason, PROFIL_STOP_NONE while followed
  * @final: @stats hold its session's last accounting
  * @comm: its command name, at its end
+ * @cgroup: the id of its process's cgroup v2 when it began
  * @stats: the final accounting, indexed by enum profil_stat
  */
 struct pk_image {
@@ -51,6 +54,7 @@ struct pk_image {
 	int reason;
 	bool final;
 	char comm[TASK_COMM_LEN];
+	u64 cgroup;
 	u64 stats[PROFIL_STAT_MAX + 1];
 };
 
@@ -78,6 +82,9 @@ struct pk_sample {
  * @net: the socket's network namespace (not referenced: only compared)
  * @portid: the socket's port id
  * @pidns: the PID namespace pids are reported in, the requester's
+ * @scope: enum profil_scope; set at the making, before any session
+ * @cgroup: for PROFIL_SCOPE_CGROUP, the cgroup whose threads count
+ *	(referenced), else NULL; set at the making, read in the tick
  * @ref: the list, each session's parameters, each dump hold one
  * @lock: protects the additions below, @closed and the images' fields;
  *	lookups of objects and samples take it only to add
@@ -107,6 +114,8 @@ struct pk_collector {
 	struct net *net;
 	u32 portid;
 	struct pid_namespace *pidns;
+	int scope;
+	struct cgroup *cgroup;
 	struct kref ref;
 	raw_spinlock_t lock; /* additions, from any context but the tick */
 	bool closed;
@@ -138,13 +147,31 @@ enum pk_collect {
 	PK_COLLECT_FULL, /* no room in the profile */
 };
 
+/* What a collector follows, and how large its tables are. */
+struct pk_collector_spec {
+	u32 images_max;
+	u32 samples_max;
+	int scope; /* enum profil_scope */
+	struct cgroup *cgroup; /* PROFIL_SCOPE_CGROUP: the collector's */
+};
+
 struct pk_collector *pk_collector_get_or_create(struct net *net, u32 portid,
-						u32 images_max,
-						u32 samples_max);
+						struct pk_collector_spec *spec);
 void pk_collector_get(struct pk_collector *c);
 void pk_collector_put(struct pk_collector *c);
 struct pk_collector *pk_collector_find(struct net *net, u32 portid);
 bool pk_collector_closed(struct pk_collector *c);
+int pk_collector_kind(const struct pk_collector *c);
+
+/*
+ * Whether current's tick counts into @c: in a cgroup profile, only that
+ * of a thread in the cgroup or below it.
+ * Context: the tick, hard interrupt (which holds off RCU's grace period).
+ */
+static inline bool pk_collector_counts(const struct pk_collector *c)
+{
+	return !c->cgroup || task_under_cgroup_hierarchy(current, c->cgroup);
+}
 
 u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
 			   struct task_struct *leader, u32 parent);

@@ -58,6 +58,8 @@ static int pk_put_image(struct sk_buff *skb, struct pk_collector *c, u32 i)
 	    nla_put_string(skb, PROFIL_IMAGE_COMM, img.comm) ||
 	    nla_put_u32(skb, PROFIL_IMAGE_EXE, img.exe) ||
 	    nla_put_u32(skb, PROFIL_IMAGE_REASON, img.reason) ||
+	    nla_put_u64_64bit(skb, PROFIL_IMAGE_CGROUP, img.cgroup,
+			      PROFIL_IMAGE_PAD) ||
 	    pk_put_stats(skb, PROFIL_IMAGE_STATS, stats, PROFIL_STAT_TICKS,
 			 PROFIL_STAT_MAX, PROFIL_STAT_PAD)) {
 		nla_nest_cancel(skb, nest);

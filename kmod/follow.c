@@ -36,10 +36,12 @@ static void pk_follow_run(struct callback_head *head)
 	req = *rcu_dereference_protected(s->params, true);
 	req.parent_image = s->image;
 	req.generation = 0;
+	/* A machine-wide profile's maker was privileged: it follows all. */
 	allowed = !(current->flags & PF_EXITING) &&
 		  !pk_collector_closed(s->collector) &&
-		  pk_start_allowed(false) &&
-		  (pk_rides_tick(req.rate) || pk_timer_clock_allowed(false));
+		  (s->kind == PROFIL_KIND_MACHINE ||
+		   (pk_start_allowed(false) &&
+		    (pk_rides_tick(req.rate) || pk_timer_clock_allowed(false))));
 	/*
 	 * Not over an active one: the new image's tracer may have given it
 	 * a session of another collector at its exec stop.
@@ -58,14 +60,17 @@ static void pk_follow_run(struct callback_head *head)
  * A kernel-held session's process exec'd: its image ends, and the new one
  * is followed, unless the exec raised privileges (a setuid, setgid or
  * file-capability image made the address space undumpable, which is where
- * perf stops too, in begin_new_exec()).
+ * perf stops too, in begin_new_exec()) and the profile is not
+ * machine-wide.
  *
  * Context: the sched_process_exec tracepoint, preemption disabled,
  * current == @task.
  */
 void pk_follow_exec(struct pk_session *s, struct task_struct *task)
 {
-	bool secure = get_dumpable(task->mm) != SUID_DUMP_USER;
+	/* A machine-wide profile follows them all, as perf record -a. */
+	bool secure = s->kind != PROFIL_KIND_MACHINE &&
+		      get_dumpable(task->mm) != SUID_DUMP_USER;
 	int reason = secure ? PROFIL_STOP_SECURE_EXEC : PROFIL_STOP_EXEC;
 
 	/* Only the stop that ended it follows: not one a STOP came before. */

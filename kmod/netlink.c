@@ -402,9 +402,17 @@ out_put_task:
 
 static int pk_nl_stop(struct sk_buff *skb, struct genl_info *info)
 {
-	struct task_struct *task = pk_nl_target(info->attrs, info->extack);
+	struct task_struct *task;
 	int err;
 
+	/* A machine-wide profile is not for its processes to leave. */
+	if (pk_nl_kind(info->attrs) == PROFIL_KIND_MACHINE &&
+	    !pk_machine_allowed()) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "a machine-wide profile needs CAP_PERFMON");
+		return -EPERM;
+	}
+	task = pk_nl_target(info->attrs, info->extack);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	err = pk_nl_check_control(task, info->attrs[PROFIL_ATTR_PID],

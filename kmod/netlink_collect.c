@@ -6,9 +6,12 @@
  * COLLECT from it adds a process (and what that process forks and
  * execs), GET_PROFILE on it reads the profile, and closing it stops
  * them all (collector.c). The rules for a process are START's: the
- * process itself, or its ptrace tracer; the switches as for START.
+ * process itself, or its ptrace tracer; the switches as for START. A
+ * machine-wide COLLECT follows every process instead (machine.c), for
+ * a caller with CAP_PERFMON, as perf record -a.
  */
 #include <linux/capability.h>
+#include <linux/cgroup.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
@@ -16,8 +19,10 @@
 #include <net/sock.h>
 
 #include "collector.h"
+#include "access.h"
 #include "collector_dump.h"
 #include "netlink.h"
+#include "machine.h"
 #include "netlink_collect.h"
 #include "sampler.h"
 #include "session.h"
@@ -43,6 +48,8 @@ const struct nla_policy pk_collect_policy[PROFIL_ATTR_MAX + 1] = {
 		NLA_POLICY_FULL_RANGE(NLA_U32, &pk_images_range),
 	[PROFIL_ATTR_SAMPLES_MAX] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &pk_samples_range),
+	[PROFIL_ATTR_SCOPE] = NLA_POLICY_MAX(NLA_U32, PROFIL_SCOPE_MAX),
+	[PROFIL_ATTR_CGROUP_FD] = { .type = NLA_U32 },
 };
 
 /* GET_PROFILE: nothing but the request. */
@@ -55,18 +62,131 @@ static u32 pk_nl_u32_or(struct nlattr *attr, u32 dflt)
 	return attr ? nla_get_u32(attr) : dflt;
 }
 
+/*
+ * The bounds a COLLECT asks for. Unprivileged users get the default
+ * bounds, about 14 MiB, at most.
+ */
+static int pk_nl_collect_bounds(struct nlattr **attrs,
+				struct pk_collector_spec *spec,
+				struct netlink_ext_ack *extack)
+{
+	spec->images_max = pk_nl_u32_or(attrs[PROFIL_ATTR_IMAGES_MAX],
+					PROFIL_IMAGES_DEFAULT);
+	spec->samples_max = pk_nl_u32_or(attrs[PROFIL_ATTR_SAMPLES_MAX],
+					 PROFIL_SAMPLES_DEFAULT);
+	if ((spec->images_max > PROFIL_IMAGES_DEFAULT ||
+	     spec->samples_max > PROFIL_SAMPLES_DEFAULT) &&
+	    !perfmon_capable()) {
+		NL_SET_ERR_MSG_MOD(extack, "larger bounds need CAP_PERFMON");
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* The socket's collector, or why not, in the request's extack. */
+static struct pk_collector *pk_nl_collector(struct genl_info *info,
+					    struct pk_collector_spec *spec)
+{
+	struct pk_collector *c;
+
+	c = pk_collector_get_or_create(genl_info_net(info), info->snd_portid,
+				       spec);
+	if (PTR_ERR_OR_ZERO(c) == -EEXIST)
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "a machine-wide profile needs a socket of its own");
+	else if (IS_ERR(c))
+		NL_SET_ERR_MSG_MOD(info->extack, "no memory for the profile");
+	return c;
+}
+
+/*
+ * COLLECT with a machine or cgroup scope: a new collector for the
+ * socket, claimed as the machine-wide profile, and a session on every
+ * process.
+ */
+static int pk_nl_collect_machine(struct genl_info *info,
+				 struct pk_params *req, int scope)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **attrs = info->attrs;
+	struct nlattr *fd = attrs[PROFIL_ATTR_CGROUP_FD];
+	struct pk_collector_spec spec = { .scope = scope };
+	struct pk_collector *c;
+	int err;
+
+	if (attrs[PROFIL_ATTR_PID]) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[PROFIL_ATTR_PID],
+				    "a machine-wide profile names no process");
+		return -EINVAL;
+	}
+	if (!fd && scope == PROFIL_SCOPE_CGROUP) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "the cgroup scope needs a cgroup fd");
+		return -EINVAL;
+	}
+	if (fd && scope != PROFIL_SCOPE_CGROUP) {
+		NL_SET_ERR_MSG_ATTR(extack, fd,
+				    "a cgroup fd goes with the cgroup scope");
+		return -EINVAL;
+	}
+	if (!pk_machine_allowed()) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "a machine-wide profile needs CAP_PERFMON");
+		return -EPERM;
+	}
+	err = pk_nl_collect_bounds(attrs, &spec, extack);
+	if (err)
+		return err;
+	if (fd) {
+		spec.cgroup = cgroup_get_from_fd(nla_get_u32(fd));
+		if (IS_ERR(spec.cgroup)) {
+			NL_SET_ERR_MSG_ATTR(extack, fd,
+					    "not a cgroup v2 directory");
+			return PTR_ERR(spec.cgroup);
+		}
+	}
+	c = pk_nl_collector(info, &spec);
+	/* A new collector took it over. */
+	if (spec.cgroup)
+		cgroup_put(spec.cgroup);
+	if (IS_ERR(c))
+		return PTR_ERR(c);
+	err = pk_machine_claim(c);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "another machine-wide profile is running");
+		goto out;
+	}
+	req->collector = c;
+	err = pk_machine_follow_all(req);
+	if (err)
+		NL_SET_ERR_MSG_MOD(extack, "cannot follow every process");
+out:
+	pk_collector_put(c);
+	return err;
+}
+
 int pk_nl_collect(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **attrs = info->attrs;
+	struct pk_collector_spec spec = {};
 	struct pk_params req = {};
-	u32 images_max, samples_max;
 	struct pk_collector *c;
 	struct task_struct *task;
+	u32 scope;
 	int err;
 
 	req.rate = pk_nl_u32_or(attrs[PROFIL_ATTR_RATE], PROFIL_RATE_DEFAULT);
 	req.flags = pk_nl_u32_or(attrs[PROFIL_ATTR_FLAGS], 0);
+	scope = pk_nl_u32_or(attrs[PROFIL_ATTR_SCOPE], PROFIL_SCOPE_PROCESS);
+	if (scope != PROFIL_SCOPE_PROCESS)
+		return pk_nl_collect_machine(info, &req, scope);
+	if (attrs[PROFIL_ATTR_CGROUP_FD]) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[PROFIL_ATTR_CGROUP_FD],
+				    "a cgroup fd goes with the cgroup scope");
+		return -EINVAL;
+	}
 	err = pk_nl_check_allowed(!pk_rides_tick(req.rate), extack);
 	if (err)
 		return err;
@@ -76,24 +196,12 @@ int pk_nl_collect(struct sk_buff *skb, struct genl_info *info)
 	err = pk_nl_check_control(task, attrs[PROFIL_ATTR_PID], extack);
 	if (err)
 		goto out;
-
-	images_max = pk_nl_u32_or(attrs[PROFIL_ATTR_IMAGES_MAX],
-				  PROFIL_IMAGES_DEFAULT);
-	samples_max = pk_nl_u32_or(attrs[PROFIL_ATTR_SAMPLES_MAX],
-				   PROFIL_SAMPLES_DEFAULT);
-	/* Unprivileged users get the default bounds, about 14 MiB, at most. */
-	if ((images_max > PROFIL_IMAGES_DEFAULT ||
-	     samples_max > PROFIL_SAMPLES_DEFAULT) &&
-	    !perfmon_capable()) {
-		NL_SET_ERR_MSG_MOD(extack, "larger bounds need CAP_PERFMON");
-		err = -EPERM;
+	err = pk_nl_collect_bounds(attrs, &spec, extack);
+	if (err)
 		goto out;
-	}
-	c = pk_collector_get_or_create(genl_info_net(info), info->snd_portid,
-				       images_max, samples_max);
+	c = pk_nl_collector(info, &spec);
 	if (IS_ERR(c)) {
 		err = PTR_ERR(c);
-		NL_SET_ERR_MSG_MOD(extack, "no memory for the profile");
 		goto out;
 	}
 	req.collector = c;

@@ -252,6 +252,10 @@ pk_sample(struct pk_thread *t, const struct pk_params *p, struct pt_regs *regs)
 	}
 
 	if (p->collector) {
+		if (!pk_collector_counts(p->collector)) {
+			pk_stat_inc(s, PROFIL_STAT_OUT_OF_RANGE);
+			return;
+		}
 		/* Attributed on the return to user mode: pk_collect_pc(). */
 		pk_defer(t, instruction_pointer(regs), p->generation,
 			 PK_KIND_HELD);

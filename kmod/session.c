@@ -190,6 +190,23 @@ void pk_session_stop_sync(struct pk_session *s, int reason)
 }
 
 /**
+ * pk_session_end_stopped() - forget a session stopped a grace period ago
+ * @s: the session, stopped by pk_session_stop() before a synchronize_rcu()
+ *
+ * pk_session_end() for many sessions at once (a machine-wide profile's
+ * close) with one grace period instead of one each.
+ *
+ * Context: process context, may sleep.
+ */
+void pk_session_end_stopped(struct pk_session *s)
+{
+	mutex_lock(&s->write_mutex);
+	mutex_unlock(&s->write_mutex);
+	flush_work(&s->teardown_work);
+	pk_table_remove(s);
+}
+
+/**
  * pk_session_end() - stop a session and forget it
  * @s: the session
  * @reason: enum profil_stop_reason
@@ -315,7 +332,7 @@ static struct pk_session *pk_session_alloc(struct task_struct *leader,
 
 	s->mm = mm;
 	s->tgid = get_pid(task_tgid(leader));
-	s->kind = req->collector ? PROFIL_KIND_HELD : PROFIL_KIND_BUFFER;
+	s->kind = pk_params_kind(req);
 	s->collector = params->collector;
 	RCU_INIT_POINTER(s->params, params);
 	s->state = PROFIL_STATE_ACTIVE;
@@ -530,9 +547,7 @@ int pk_session_start(struct task_struct *leader, const struct pk_params *req,
 	lock = pk_start_lock(task_tgid(leader));
 	if (IS_ERR(lock))
 		return PTR_ERR(lock);
-	old = pk_session_find(task_tgid(leader), req->collector ?
-							 PROFIL_KIND_HELD :
-							 PROFIL_KIND_BUFFER);
+	old = pk_session_find(task_tgid(leader), pk_params_kind(req));
 	if (old && how == PK_START_UNLESS_ANY) {
 		err = -EEXIST;
 		goto out_put_old;
@@ -621,24 +636,27 @@ err_put_new:
  * pk_session_exec() - a process called execve()
  * @task: current, after the new image is in place
  *
- * A buffer session goes off, as profil(2) has it; a kernel-held one
- * follows the new image.
+ * A buffer session goes off, as profil(2) has it; kernel-held ones
+ * follow the new image.
  *
  * Context: the sched_process_exec tracepoint, preemption disabled.
  */
 void pk_session_exec(struct task_struct *task)
 {
 	struct pk_session *s;
+	int kind;
 
 	s = pk_session_find(task_tgid(task), PROFIL_KIND_BUFFER);
 	if (s) {
 		pk_session_stop(s, PROFIL_STOP_EXEC, 0);
 		pk_session_put(s);
 	}
-	s = pk_session_find(task_tgid(task), PROFIL_KIND_HELD);
-	if (s) {
-		pk_follow_exec(s, task);
-		pk_session_put(s);
+	for (kind = PROFIL_KIND_HELD; kind <= PROFIL_KIND_MACHINE; kind++) {
+		s = pk_session_find(task_tgid(task), kind);
+		if (s) {
+			pk_follow_exec(s, task);
+			pk_session_put(s);
+		}
 	}
 }
 

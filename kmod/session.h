@@ -9,8 +9,9 @@
  * pk_tick_event(), the overflow handler of a task-clock perf event of
  * its own (sampler.c). A session of the buffer kind adds the tick to a
  * counter in the process's buffer; one of the kernel-held kind has it
- * added to its collector's profile (collector.c). A process has at most
- * one session of each kind, and both count every tick.
+ * added to its collector's profile (collector.c), as does one of the
+ * machine-wide kind (machine.c). A process has at most one session of
+ * each kind, and all count every tick.
  */
 #ifndef _PK_SESSION_H
 #define _PK_SESSION_H
@@ -27,6 +28,7 @@
 #include <linux/workqueue.h>
 #include <linux/profil.h>
 
+#include "collector.h"
 #include "session_table.h"
 
 struct mm_struct;
@@ -145,6 +147,13 @@ static inline void pk_stat_inc(struct pk_session *s, enum profil_stat i)
 	this_cpu_inc(s->stats->count[i]);
 }
 
+/* The kind of session a start with @p makes. */
+static inline int pk_params_kind(const struct pk_params *p)
+{
+	return p->collector ? pk_collector_kind(p->collector) :
+			      PROFIL_KIND_BUFFER;
+}
+
 /* A reference on @s unless it is being freed. */
 static inline bool pk_session_tryget(struct pk_session *s)
 {
@@ -180,6 +189,7 @@ int pk_session_start(struct task_struct *leader, const struct pk_params *req,
 bool pk_session_stop(struct pk_session *s, int reason, u64 addr);
 void pk_session_stop_sync(struct pk_session *s, int reason);
 void pk_session_end(struct pk_session *s, int reason);
+void pk_session_end_stopped(struct pk_session *s);
 void pk_sessions_flush(void);
 void pk_session_exec(struct task_struct *task);
 void pk_session_exit(struct task_struct *task);

@@ -53,7 +53,13 @@
  *	%PROFIL_ATTR_SAMPLES_MAX. -EEXIST if the process is followed
  *	already. Independent of a buffer session of the same process: both
  *	count every tick. The profile lives until the socket is closed,
- *	which stops every session of it.
+ *	which stops every session of it. With %PROFIL_ATTR_SCOPE
+ *	%PROFIL_SCOPE_MACHINE or %PROFIL_SCOPE_CGROUP (no %PROFIL_ATTR_PID,
+ *	on a socket without a profile yet) every process of the machine is
+ *	followed instead, in sessions of %PROFIL_KIND_MACHINE: this needs
+ *	CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace, as
+ *	``perf record -a`` does, and one such profile runs at a time
+ *	(-EBUSY).
  * @PROFIL_CMD_GET_PROFILE: dump only, on the collector's own socket: its
  *	profile, messages of %PROFIL_ATTR_IMAGE nests, then of
  *	%PROFIL_ATTR_OBJECT nests, then of %PROFIL_ATTR_SAMPLES, then one
@@ -216,6 +222,10 @@ enum profil_stop_reason {
  *	(GET_PROFILE).
  * @PROFIL_ATTR_PROFILE_STATS: nest of &enum profil_profile_stat
  *	(GET_PROFILE).
+ * @PROFIL_ATTR_SCOPE: u32, &enum profil_scope (COLLECT); default
+ *	%PROFIL_SCOPE_PROCESS.
+ * @PROFIL_ATTR_CGROUP_FD: u32, an open file descriptor of a cgroup v2
+ *	directory, for %PROFIL_SCOPE_CGROUP.
  */
 enum profil_attr {
 	PROFIL_ATTR_UNSPEC,
@@ -243,6 +253,8 @@ enum profil_attr {
 	PROFIL_ATTR_OBJECT,
 	PROFIL_ATTR_SAMPLES,
 	PROFIL_ATTR_PROFILE_STATS,
+	PROFIL_ATTR_SCOPE,
+	PROFIL_ATTR_CGROUP_FD,
 
 	__PROFIL_ATTR_MAX,
 	PROFIL_ATTR_MAX = __PROFIL_ATTR_MAX - 1
@@ -314,7 +326,8 @@ enum profil_region_attr {
  *	of DISCARDED.
  *
  * A kernel-held session counts IN_RANGE for a tick added to its profile
- * and OUT_OF_RANGE for one whose PC was in no mapping. Every tick of it
+ * and OUT_OF_RANGE for one whose PC was in no mapping (or, in a cgroup
+ * profile, whose thread was outside the cgroup). Every tick of it
  * takes the deferred path (DEFERRED): the attribution needs the mapping
  * lock, which the tick cannot take.
  */
@@ -347,13 +360,36 @@ enum profil_stat {
  *	(profil(), sprofil(): %PROFIL_CMD_START); exec turns it off.
  * @PROFIL_KIND_HELD: into a profile the kernel holds for a collector
  *	(%PROFIL_CMD_COLLECT); it follows exec.
+ * @PROFIL_KIND_MACHINE: into the machine-wide profile
+ *	(%PROFIL_CMD_COLLECT with %PROFIL_ATTR_SCOPE); it follows exec,
+ *	setuid images included.
  */
 enum profil_kind {
 	PROFIL_KIND_BUFFER,
 	PROFIL_KIND_HELD,
+	PROFIL_KIND_MACHINE,
 
 	__PROFIL_KIND_MAX,
 	PROFIL_KIND_MAX = __PROFIL_KIND_MAX - 1
+};
+
+/**
+ * enum profil_scope - %PROFIL_ATTR_SCOPE, what a COLLECT follows
+ * @PROFIL_SCOPE_PROCESS: one process and what it forks and execs.
+ * @PROFIL_SCOPE_MACHINE: every process of the machine, and every process
+ *	they fork and exec.
+ * @PROFIL_SCOPE_CGROUP: as %PROFIL_SCOPE_MACHINE, counting only the
+ *	ticks of threads in the cgroup v2 of %PROFIL_ATTR_CGROUP_FD or below
+ *	it when they tick (others count as %PROFIL_STAT_OUT_OF_RANGE), as
+ *	``perf record -a -G`` does.
+ */
+enum profil_scope {
+	PROFIL_SCOPE_PROCESS,
+	PROFIL_SCOPE_MACHINE,
+	PROFIL_SCOPE_CGROUP,
+
+	__PROFIL_SCOPE_MAX,
+	PROFIL_SCOPE_MAX = __PROFIL_SCOPE_MAX - 1
 };
 
 /* A collector's bounds: defaults and largest values. */
@@ -375,6 +411,8 @@ enum profil_kind {
  * @PROFIL_IMAGE_REASON: u32, &enum profil_stop_reason: why it ended, or
  *	%PROFIL_STOP_NONE while followed.
  * @PROFIL_IMAGE_STATS: nest of &enum profil_stat: its session's ticks.
+ * @PROFIL_IMAGE_CGROUP: u64, the id of its process's cgroup v2 when the
+ *	image began (the inode number of the cgroup's directory).
  */
 enum profil_image_attr {
 	PROFIL_IMAGE_UNSPEC,
@@ -386,6 +424,7 @@ enum profil_image_attr {
 	PROFIL_IMAGE_EXE,
 	PROFIL_IMAGE_REASON,
 	PROFIL_IMAGE_STATS,
+	PROFIL_IMAGE_CGROUP,
 
 	__PROFIL_IMAGE_MAX,
 	PROFIL_IMAGE_MAX = __PROFIL_IMAGE_MAX - 1
