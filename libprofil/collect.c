@@ -35,6 +35,31 @@ PROFIL_EXPORT int profil_collect(struct profil_handle *h,
 	return pf_nl_talk(&h->nl, nlh, NULL, NULL);
 }
 
+PROFIL_EXPORT int profil_collect_machine(struct profil_handle *h,
+					 const struct profil_machine_params *p)
+{
+	struct nlmsghdr *nlh;
+
+	if (pf_check_handle_arg(h, p) < 0)
+		return -1;
+	nlh = pf_nl_request(&h->nl, PROFIL_CMD_COLLECT, NLM_F_ACK);
+	mnl_attr_put_u32(nlh, PROFIL_ATTR_SCOPE,
+			 p->cgroup_fd >= 0 ? PROFIL_SCOPE_CGROUP :
+					     PROFIL_SCOPE_MACHINE);
+	if (p->cgroup_fd >= 0)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_CGROUP_FD,
+				 (uint32_t)p->cgroup_fd);
+	if (p->rate)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, p->rate);
+	if (p->flags)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_FLAGS, p->flags);
+	if (p->images_max)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_IMAGES_MAX, p->images_max);
+	if (p->samples_max)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_SAMPLES_MAX, p->samples_max);
+	return pf_nl_talk(&h->nl, nlh, NULL, NULL);
+}
+
 /* One read: the caller's callbacks and where the walk stands. */
 struct pf_profile_read {
 	const struct profil_profile_ops *ops;
@@ -109,7 +134,8 @@ static int pf_image(struct pf_profile_read *r, const struct nlattr *nest)
 	    pf_get_u32(tb[PROFIL_IMAGE_PARENT], &img.parent) < 0 ||
 	    pf_get_u32(tb[PROFIL_IMAGE_PID], &pid) < 0 ||
 	    pf_get_u32(tb[PROFIL_IMAGE_EXE], &img.exe) < 0 ||
-	    pf_get_u32(tb[PROFIL_IMAGE_REASON], &img.reason) < 0)
+	    pf_get_u32(tb[PROFIL_IMAGE_REASON], &img.reason) < 0 ||
+	    pf_get_u64(tb[PROFIL_IMAGE_CGROUP], &img.cgroup) < 0)
 		return pf_bad(r);
 	img.pid = (pid_t)pid;
 	if (tb[PROFIL_IMAGE_COMM]) {

@@ -465,6 +465,43 @@ int profil_collect(struct profil_handle *h,
 		   const struct profil_collect_params *p);
 
 /**
+ * struct profil_machine_params - arguments of profil_collect_machine()
+ * @rate: samples per second of CPU time, as for profil_collect()
+ * @flags: PROFIL_F_* as for profil_collect()
+ * @images_max: the most images (process images: forks and execs) the
+ *	profile keeps, 0 for PROFIL_IMAGES_DEFAULT
+ * @samples_max: the most distinct (image, object, offset) entries, 0 for
+ *	PROFIL_SAMPLES_DEFAULT
+ * @cgroup_fd: an open file descriptor of a cgroup v2 directory: only the
+ *	ticks of threads in it or below it count; -1 for the whole machine
+ */
+struct profil_machine_params {
+	uint32_t rate;
+	uint32_t flags;
+	uint32_t images_max;
+	uint32_t samples_max;
+	int cgroup_fd;
+};
+
+/**
+ * profil_collect_machine() - follow every process of the machine into
+ * the profile @h collects, as perf record -a does
+ *
+ * The kernel follows every process there is, and what each forks and
+ * execs, until @h is closed. @h must not collect anything yet: the
+ * machine-wide profile is all it holds. Needs CAP_PERFMON or
+ * CAP_SYS_ADMIN; one runs at a time on a machine.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @h or @p, else the
+ * kernel's answer (EPERM: CAP_PERFMON needed; EBUSY: another
+ * machine-wide profile runs; EEXIST: @h collects already; EBADF: not a
+ * cgroup v2 directory; ERANGE; ENOMEM; EINTR) and profil_strerror() its
+ * text.
+ */
+int profil_collect_machine(struct profil_handle *h,
+			   const struct profil_machine_params *p);
+
+/**
  * struct profil_image - one image of a kernel-held profile: a process
  * from its fork (or the profil_collect() that named it) to its exit or
  * its next execve()
@@ -478,6 +515,8 @@ int profil_collect(struct profil_handle *h,
  * @stats: its ticks by enum profil_stat, @nstats of them (indexes the
  *	kernel did not send are 0); valid during the callback only
  * @nstats: the length of @stats
+ * @cgroup: the id of its process's cgroup v2 when it began (the inode
+ *	number of the cgroup's directory), 0 if the kernel did not say
  */
 struct profil_image {
 	uint32_t id;
@@ -488,6 +527,7 @@ struct profil_image {
 	uint32_t reason;
 	const uint64_t *stats;
 	size_t nstats;
+	uint64_t cgroup;
 };
 
 /**

@@ -94,6 +94,45 @@ static void test_collect_defaults_and_error(void **state)
 	profil_handle_close(h);
 }
 
+/* The machine-wide COLLECT: its scope, and the cgroup's fd if any. */
+static void test_collect_machine(void **state)
+{
+	struct profil_handle *h = open_handle();
+	struct profil_machine_params p = {
+		.rate = 97, .images_max = 100000, .cgroup_fd = -1,
+	};
+	const struct mock_attr machine[] = {
+		{ PROFIL_ATTR_SCOPE, 4, PROFIL_SCOPE_MACHINE },
+		{ PROFIL_ATTR_RATE, 4, 97 },
+		{ PROFIL_ATTR_IMAGES_MAX, 4, 100000 },
+		{ 0 },
+	};
+	const struct mock_attr cgroup[] = {
+		{ PROFIL_ATTR_SCOPE, 4, PROFIL_SCOPE_CGROUP },
+		{ PROFIL_ATTR_CGROUP_FD, 4, 7 },
+		{ 0 },
+	};
+
+	(void)state;
+	mock_expect_request(PROFIL_CMD_COLLECT, NLM_F_ACK, machine);
+	mock_queue_ack();
+	assert_int_equal(profil_collect_machine(h, &p), 0);
+
+	p = (struct profil_machine_params){ .cgroup_fd = 7 };
+	mock_expect_request(PROFIL_CMD_COLLECT, NLM_F_ACK, cgroup);
+	mock_queue_error(EBUSY, "profil: another machine-wide profile is running",
+			 true);
+	assert_int_equal(profil_collect_machine(h, &p), -1);
+	assert_int_equal(errno, EBUSY);
+	assert_string_equal(profil_strerror(),
+			    "profil: another machine-wide profile is running");
+	assert_int_equal(profil_collect_machine(NULL, &p), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(profil_collect_machine(h, NULL), -1);
+	assert_int_equal(errno, EINVAL);
+	profil_handle_close(h);
+}
+
 static const struct profil_profile_ops no_ops;
 
 static void test_null_args(void **state)
@@ -141,6 +180,7 @@ struct image_in {
 	uint32_t id, parent, pid, exe, reason;
 	const char *comm;	/* NULL: not sent */
 	bool stats;
+	uint64_t cgroup;	/* 0: not sent */
 };
 
 static void put_image(struct nlmsghdr *nlh, const struct image_in *in)
@@ -155,6 +195,10 @@ static void put_image(struct nlmsghdr *nlh, const struct image_in *in)
 		mnl_attr_put_strz(nlh, PROFIL_IMAGE_COMM, in->comm);
 	mnl_attr_put_u32(nlh, PROFIL_IMAGE_EXE, in->exe);
 	mnl_attr_put_u32(nlh, PROFIL_IMAGE_REASON, in->reason);
+	if (in->cgroup) {
+		mnl_attr_put(nlh, PROFIL_IMAGE_PAD, 0, NULL);
+		mnl_attr_put_u64(nlh, PROFIL_IMAGE_CGROUP, in->cgroup);
+	}
 	if (in->stats) {
 		st = mnl_attr_nest_start(nlh, PROFIL_IMAGE_STATS);
 		mnl_attr_put(nlh, PROFIL_STAT_PAD, 0, NULL);
@@ -336,6 +380,7 @@ static const struct image_in img1 = {
 static const struct image_in img2 = {
 	.id = 2, .parent = 1, .pid = 4242, .exe = 2,
 	.reason = PROFIL_STOP_EXIT, .comm = "workload", .stats = true,
+	.cgroup = 0x1234567890ULL,
 };
 /* Only an ID: every other field is absent. */
 static const struct image_in img3_min = { .id = 3 };
@@ -405,6 +450,7 @@ static void assert_image(const struct seen *w, unsigned int i,
 	assert_int_equal(img->pid, (pid_t)in->pid);
 	assert_int_equal(img->exe, in->exe);
 	assert_int_equal(img->reason, in->reason);
+	assert_int_equal(img->cgroup, in->cgroup);
 	assert_string_equal(w->comm[i], in->comm ? in->comm : "");
 	for (k = 0; k <= PROFIL_STAT_MAX; k++) {
 		uint64_t want = 0;
@@ -769,6 +815,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_collect_all_attrs, setup),
 		cmocka_unit_test_setup(test_collect_defaults_and_error, setup),
+		cmocka_unit_test_setup(test_collect_machine, setup),
 		cmocka_unit_test_setup(test_null_args, setup),
 		cmocka_unit_test_setup(test_read_profile, setup),
 		cmocka_unit_test_setup(test_read_null_callbacks, setup),
