@@ -33,6 +33,8 @@ int cmd_report(int argc, char **argv);
 /* Live half: cli/target/live.c and friends. */
 int cmd_run(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
+/* Every process of the machine: cli/builtin-record.c. */
+int cmd_record(int argc, char **argv);
 int cmd_start(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_status(int argc, char **argv);

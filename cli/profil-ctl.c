@@ -24,6 +24,8 @@ static const struct ctl_command ctl_commands[] = {
 	  "run PROGRAM under profil and show its profile" },
 	{ "attach", cmd_attach, "[options] PID",
 	  "profile a running process until interrupted" },
+	{ "record", cmd_record, "-a | -G CGROUP [options] [-- COMMAND [ARG...]]",
+	  "profile every process of the machine until interrupted" },
 	{ "start", cmd_start, "[options] PID",
 	  "follow a process; a collector keeps its profile until stop" },
 	{ "stop", cmd_stop, "[options] PID",

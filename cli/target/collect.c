@@ -144,7 +144,7 @@ static void spawn_child(struct collect *c, int gate, bool stdin_null,
 			close(fd);
 	}
 	p.pid = 0;	/* itself: the one use of the handle in a child */
-	if (profil_collect(c->reader.h, &p) < 0) {
+	if (!c->machine && profil_collect(c->reader.h, &p) < 0) {
 		ctl_perror_lib(c->op);
 		why = SPAWN_COLLECT_FAILED;
 	} else {
@@ -182,8 +182,12 @@ int collect_spawn(struct collect *c, char **argv, bool stdin_null)
 	}
 	close(gate[1]);
 	c->root = pid;
-	c->reader.root_ppid = getpid();
-	c->reader.spawned = true;
+	/* Its command ends the loop now, as run's, and signals go to it. */
+	c->attach = false;
+	if (!c->machine) {
+		c->reader.root_ppid = getpid();
+		c->reader.spawned = true;
+	}
 	/* The socket is the child's until it execs: wait for that. */
 	do
 		n = read(gate[0], &why, 1);
@@ -197,6 +201,46 @@ int collect_spawn(struct collect *c, char **argv, bool stdin_null)
 	c->root_exited = true;
 	c->failed = true;
 	return -1;
+}
+
+/* Room for the processes of a busy machine's run: about 13 MiB. */
+#define COLLECT_MACHINE_IMAGES 65536
+
+int collect_machine(struct collect *c, const char *cgroup)
+{
+	struct profil_machine_params p = {
+		.rate = c->params.rate,
+		.flags = c->params.flags,
+		.images_max = COLLECT_MACHINE_IMAGES,
+		.cgroup_fd = -1,
+	};
+	char path[4096];
+	int ret;
+
+	c->attach = true;
+	c->machine = true;
+	if (cgroup) {
+		snprintf(path, sizeof(path), "%s%s",
+			 cgroup[0] == '/' ? "" : "/sys/fs/cgroup/", cgroup);
+		p.cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (p.cgroup_fd < 0) {
+			ctl_errorf(c->op, "cgroup %s: %s", path,
+				   strerror(errno));
+			return -1;
+		}
+	}
+	ret = profil_collect_machine(c->reader.h, &p);
+	if (ret < 0 && errno == EPERM)
+		ctl_errorf(c->op, "%s (profiling every process takes "
+			   "CAP_PERFMON or CAP_SYS_ADMIN, as perf record -a)",
+			   profil_strerror());
+	else if (ret < 0 && errno == EBADF)
+		ctl_errorf(c->op, "cgroup %s: not a cgroup v2 directory", path);
+	else if (ret < 0)
+		ctl_perror_lib(c->op);
+	if (p.cgroup_fd >= 0)
+		close(p.cgroup_fd);
+	return ret;
 }
 
 /* A thread of @pid to seize: the leader, or any, the leader being gone. */

@@ -43,6 +43,8 @@ struct collect_watch {
  * @op: "run", "attach", "top" or "start", for messages
  * @attach: attach's rules: a signal to profil-ctl ends it, as the
  *	process's exit does
+ * @machine: record -a: the kernel follows every process, a spawned
+ *	command included
  * @root: run's program, or attach's process; 0 before either
  * @params: the session's parameters (rate, flags)
  * @reader: the profile's reader; @reader.h is the collector's socket
@@ -59,6 +61,7 @@ struct collect_watch {
 struct collect {
 	const char *op;
 	bool attach;
+	bool machine;
 	pid_t root;
 	struct profil_collect_params params;
 	struct held_reader reader;
@@ -109,9 +112,10 @@ int collect_watch(struct collect *c, int fd,
 		  int (*fn)(struct collect *c, void *arg), void *arg);
 
 /**
- * collect_spawn() - fork and exec @argv (run, top -- CMD): the child
- * follows itself (profil_collect() of its own pid, on profil-ctl's
- * socket) and execs with the signal mask of before collect_init();
+ * collect_spawn() - fork and exec @argv (run, top -- CMD, record -a --
+ * CMD): the child follows itself (profil_collect() of its own pid, on
+ * profil-ctl's socket; after collect_machine() the kernel follows it
+ * already) and execs with the signal mask of before collect_init();
  * @stdin_null: its standard input /dev/null
  * Return: 0, or -1 with the message printed (no child left).
  */
@@ -124,6 +128,15 @@ int collect_spawn(struct collect *c, char **argv, bool stdin_null);
  * profil-ctl, with the reason).
  */
 int collect_attach(struct collect *c, pid_t pid);
+
+/**
+ * collect_machine() - follow every process of the machine (record -a);
+ * with @cgroup (a path, or a name under /sys/fs/cgroup) count only the
+ * ticks of its threads and those below it. Until collect_spawn() names a
+ * command, a signal to profil-ctl or --duration ends collect_loop().
+ * Return: 0, or -1 after printing why (EPERM: CAP_PERFMON needed).
+ */
+int collect_machine(struct collect *c, const char *cgroup);
 
 /**
  * collect_loop() - serve signals and watched fds until the end: run's

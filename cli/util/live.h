@@ -36,6 +36,8 @@
  * @report_stdout: show: a whole program's report on standard output
  *	(run and attach leave that to the program)
  * @save: run, attach: --save FILE, the saved profile, or NULL
+ * @all: record: -a, every process of the machine
+ * @cgroup: record: -G CGROUP, a cgroup v2 directory, or NULL
  * @report: how to show the profile
  */
 struct live_opts {
@@ -50,6 +52,8 @@ struct live_opts {
 	const char *output;
 	bool report_stdout;
 	const char *save;
+	bool all;
+	const char *cgroup;
 	struct report_opts report;
 };
 
@@ -63,6 +67,7 @@ enum live_opt_set {
 	LIVE_OPTS_COMMAND = 1 << 6,	/* stop at the first operand (run) */
 	LIVE_OPTS_WHOLE = 1 << 7,	/* --per-process, --save, --comms.. */
 	LIVE_OPTS_INHERIT = 1 << 8,	/* --no-inherit */
+	LIVE_OPTS_MACHINE = 1 << 9,	/* -a, -G (record) */
 };
 
 /* live_parse_opts()'s answers that end the command at once. */

@@ -44,6 +44,11 @@ static const struct ctl_option live_options[] = {
 	  "(default: by command)" },
 	{ { "save", required_argument, NULL, LIVE_OPT_SAVE }, "FILE",
 	  "also save the profile there, for report" },
+	{ { "all-cpus", no_argument, NULL, 'a' }, NULL,
+	  "every process of the machine (needs CAP_PERFMON)" },
+	{ { "cgroup", required_argument, NULL, 'G' }, "CGROUP",
+	  "only the ticks of a cgroup v2 and below it: a path, or a name "
+	  "under /sys/fs/cgroup (implies -a)" },
 	REPORT_OPTIONS,
 	{ { "output", required_argument, NULL, 'o' }, "FILE",
 	  "write the report there (run, attach: also to stderr; stop: "
@@ -71,6 +76,11 @@ static unsigned int live_opt_owner(int c)
 		return LIVE_OPTS_PROFILE;
 	case 'd':
 		return LIVE_OPTS_DURATION;
+	case 'a':
+		/* record's -a is perf record's; elsewhere the report's. */
+		return LIVE_OPTS_MACHINE | LIVE_OPTS_REPORT;
+	case 'G':
+		return LIVE_OPTS_MACHINE;
 	case LIVE_OPT_NO_INHERIT:
 		return LIVE_OPTS_INHERIT;
 	case LIVE_OPT_PER_PROCESS:
@@ -141,6 +151,17 @@ static int live_parse_one(struct live_opts *o, const char *cmd, int c,
 	case LIVE_OPT_SAVE:
 		o->save = arg;
 		return 0;
+	case 'a':
+		if (!(set & LIVE_OPTS_MACHINE))
+			break;	/* the report's --all */
+		o->all = true;
+		return 0;
+	case 'G':
+		if (!*arg)
+			return ctl_usage_error(cmd, "-G: an empty cgroup");
+		o->cgroup = arg;
+		o->all = true;
+		return 0;
 	case REPORT_OPT_FORMAT:
 		*format = true;
 		if (!(set & LIVE_OPTS_REPORT)) {
@@ -189,6 +210,10 @@ static void live_help(const char *cmd, unsigned int set)
 
 	for (o = live_options; o->lo.name && n < CTL_MAX_OPTIONS; o++) {
 		if (!(live_opt_owner(o->lo.val) & set))
+			continue;
+		/* -a: all CPUs (record) or the report's rows (the rest). */
+		if (o->lo.val == 'a' &&
+		    !strcmp(o->lo.name, "all") == !!(set & LIVE_OPTS_MACHINE))
 			continue;
 		if (o->lo.val == REPORT_OPT_FORMAT && !(set & LIVE_OPTS_REPORT))
 			opts[n++] = status_format;
