@@ -170,7 +170,8 @@ CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 
 .PHONY: all module lib cli deps guest-module ksrc selftests unit check \
 	check-unit check-guest check-debug check-load run-unit run-guest \
-	demo bench bench-floor bench-return bench-host bench-whole compare textpatch \
+	demo bench bench-floor bench-return bench-host bench-whole bench-machine \
+	compare textpatch \
 	style format \
 	install dkms-install dkms-uninstall debug-kernel clean distclean deb \
 	check-install
@@ -412,6 +413,11 @@ textpatch: deps
 
 bench-whole: deps guest-module cli $(WHOLE_WORK)
 	$(call bench_guest,$(TOP)/tests/bench/whole.sh,3000)
+
+# What profil-ctl record -a and perf record -a add to a machine running
+# two loops and an exec loop, at 97 Hz and HZ (tests/bench/machine.sh).
+bench-machine: deps guest-module cli $(WHOLE_WORK)
+	$(call bench_guest,$(TOP)/tests/bench/machine.sh,3000)
 
 # Host-side rows, in seconds of this machine: profil-ctl's gmon.out
 # reader on files of 10^4, 10^5 and 10^6 TIME_HIST records, in address

@@ -4,6 +4,8 @@
  * work that profil-ctl run and perf record follow:
  *   threads N   N short threads, one after another (created, joined)
  *   spin SECS   SECS of CPU time in one thread
+ *   loop N      N million iterations of a loop: a fixed amount of work,
+ *               which a profiler's cost makes last longer (machine.sh)
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -53,6 +55,13 @@ int main(int argc, char **argv)
 				sink += i;
 		return 0;
 	}
-	fprintf(stderr, "usage: %s threads N | spin SECS\n", argv[0]);
+	if (argc == 3 && !strcmp(argv[1], "loop")) {
+		n = atol(argv[2]);
+		for (i = 0; i < n * 1000000; i++)
+			sink += i;
+		return 0;
+	}
+	fprintf(stderr, "usage: %s threads N | spin SECS | loop N\n",
+		argv[0]);
 	return 2;
 }

@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench-machine, in the bench guest (one vCPU, -icount: a guest
+# second is 10^9 instructions, so times repeat): what profil-ctl record
+# -a and perf record -a add to a machine running two CPU-bound processes
+# and a fork/exec loop, at 97 Hz and at HZ (the guest kernel's 250).
+#
+# The workload's own span is measured, from inside it: from the start of
+# the three to the end of the last, in ns of the guest's clock. The two
+# loops keep the one vCPU busy the whole time (the exec loop's waits for
+# the host's files overlap them), so the span is instructions executed:
+# the work, and whatever the profiler did on the CPU meanwhile. Each
+# tool's start-up (profil: a session on every process; perf: its events
+# and buffers) and its report come before and after, outside the span.
+# "adds" is the span over the unprofiled one; per sample, that divided by
+# the samples the tool took. Medians of $REPEAT runs after one not
+# counted.
+set -u
+REPEAT=${REPEAT:-3}
+LOOPS=${LOOPS:-600}
+EXECS=${EXECS:-300}
+CTL=$TOP/cli/profil-ctl
+WORK=$TOP/build/bench/whole_work
+OUT=/tmp/machine
+mkdir -p $OUT
+
+# The workload, timed from inside: its span in ns into $OUT/span.
+if [ "${1:-}" = workload ]; then
+	t0=$(date +%s%N)
+	"$WORK" loop "$LOOPS" &
+	a=$!
+	"$WORK" loop "$LOOPS" &
+	b=$!
+	i=0
+	while [ $i -lt "$EXECS" ]; do
+		/bin/true
+		i=$((i + 1))
+	done
+	wait $a $b
+	t1=$(date +%s%N)
+	echo $((t1 - t0)) >$OUT/span
+	exit 0
+fi
+
+median() { tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# once MODE RATE: one run; prints "SPAN_NS SAMPLES".
+once()
+{
+	local samples=0
+
+	rm -f $OUT/span
+	case $1 in
+	none)	sh "$0" workload ;;
+	perf)	perf record -q -a -e cpu-clock -F "$2" -o $OUT/perf.data \
+			-- sh "$0" workload >/dev/null 2>&1
+		samples=$(perf report -i $OUT/perf.data --stats 2>/dev/null |
+			  awk '/SAMPLE events:/ { print $NF; exit }') ;;
+	profil)	"$CTL" record -a -F "$2" -o $OUT/profil.txt \
+			-- sh "$0" workload >/dev/null 2>$OUT/profil.err
+		# Its accounting line: "... N ticks at R Hz ...".
+		samples=$(sed -n 's/.*: \([0-9]*\) ticks at .*/\1/p' \
+			  $OUT/profil.err | tail -n 1) ;;
+	esac
+	echo "$(cat $OUT/span 2>/dev/null || echo 0) ${samples:-0}"
+}
+
+# run MODE RATE: medians of span and samples.
+run()
+{
+	local i spans= samples= r
+
+	for i in $(seq 0 "$REPEAT"); do
+		r=$(once "$1" "$2")
+		[ "$i" -gt 0 ] || continue	# the warm-up
+		spans="$spans ${r% *}"
+		samples="$samples ${r#* }"
+	done
+	echo "$(echo $spans | median) $(echo $samples | median)"
+}
+
+row()
+{
+	local rate=$1 base perf profil
+
+	base=$(run none 0)
+	perf=$(run perf "$rate")
+	profil=$(run profil "$rate")
+	echo "$rate ${base% *} $perf $profil" | awk '{
+		pa = $3 - $2; fa = $5 - $2
+		printf "%5d Hz  %9.1f ms  perf +%7.3f ms (%6.3f %%, %5d samples, %6.0f ns each)  profil +%7.3f ms (%6.3f %%, %5d samples, %6.0f ns each)\n",
+		       $1, $2 / 1e6, pa / 1e6, 100 * pa / $2, $4,
+		       $4 ? pa / $4 : 0, fa / 1e6, 100 * fa / $2, $6,
+		       $6 ? fa / $6 : 0 }'
+}
+
+echo "# what each tool adds to a machine running 2 loops and $EXECS execs, guest ns (-icount)"
+row 97
+row 250
+echo "ok 1 machine-wide overhead"
