@@ -726,6 +726,9 @@ void pk_collectors_exit(void)
 	mutex_lock(&pk_collectors_mutex);
 	list_for_each_entry_safe(c, tmp, &pk_collectors, node) {
 		list_del(&c->node);
+		/* A socket still open: its claim goes with it. */
+		if (c->scope != PROFIL_SCOPE_PROCESS)
+			pk_machine_release(c);
 		pk_collector_put(c);
 	}
 	mutex_unlock(&pk_collectors_mutex);
