@@ -18,6 +18,19 @@
 #include "session.h"
 
 /*
+ * Whether the switches let the new image be followed: a machine-wide
+ * profile's maker was privileged, and it follows every image.
+ */
+static bool pk_follow_allowed(const struct pk_session *s,
+			      const struct pk_params *req)
+{
+	if (s->kind == PROFIL_KIND_MACHINE)
+		return true;
+	return pk_start_allowed(false) &&
+	       (pk_rides_tick(req->rate) || pk_timer_clock_allowed(false));
+}
+
+/*
  * task_work of a process that exec'd, queued by pk_session_exec() with a
  * reference on @s, its old image's kernel-held session: the new image
  * gets a session of its own, before it first runs in user mode. The
@@ -36,12 +49,9 @@ static void pk_follow_run(struct callback_head *head)
 	req = *rcu_dereference_protected(s->params, true);
 	req.parent_image = s->image;
 	req.generation = 0;
-	/* A machine-wide profile's maker was privileged: it follows all. */
 	allowed = !(current->flags & PF_EXITING) &&
 		  !pk_collector_closed(s->collector) &&
-		  (s->kind == PROFIL_KIND_MACHINE ||
-		   (pk_start_allowed(false) &&
-		    (pk_rides_tick(req.rate) || pk_timer_clock_allowed(false))));
+		  pk_follow_allowed(s, &req);
 	/*
 	 * Not over an active one: the new image's tracer may have given it
 	 * a session of another collector at its exec stop.

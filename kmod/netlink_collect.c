@@ -87,15 +87,16 @@ static int pk_nl_collect_bounds(struct nlattr **attrs,
 static struct pk_collector *pk_nl_collector(struct genl_info *info,
 					    struct pk_collector_spec *spec)
 {
+	struct netlink_ext_ack *extack = info->extack;
 	struct pk_collector *c;
 
 	c = pk_collector_get_or_create(genl_info_net(info), info->snd_portid,
 				       spec);
 	if (PTR_ERR_OR_ZERO(c) == -EEXIST)
-		NL_SET_ERR_MSG_MOD(info->extack,
-				   "a machine-wide profile needs a socket of its own");
+		NL_SET_ERR_MSG_MOD(extack,
+				   "a machine profile needs its own socket");
 	else if (IS_ERR(c))
-		NL_SET_ERR_MSG_MOD(info->extack, "no memory for the profile");
+		NL_SET_ERR_MSG_MOD(extack, "no memory for the profile");
 	return c;
 }
 
@@ -104,8 +105,8 @@ static struct pk_collector *pk_nl_collector(struct genl_info *info,
  * socket, claimed as the machine-wide profile, and a session on every
  * process.
  */
-static int pk_nl_collect_machine(struct genl_info *info,
-				 struct pk_params *req, int scope)
+static int pk_nl_collect_machine(struct genl_info *info, struct pk_params *req,
+				 int scope)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **attrs = info->attrs;
