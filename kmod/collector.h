@@ -165,12 +165,21 @@ int pk_collector_kind(const struct pk_collector *c);
 
 /*
  * Whether current's tick counts into @c: in a cgroup profile, only that
- * of a thread in the cgroup or below it.
- * Context: the tick, hard interrupt (which holds off RCU's grace period).
+ * of a thread in the cgroup or below it. The timer clock's overflow
+ * handler holds no rcu_read_lock() of its own, which task_css_set()'s
+ * lockdep check wants.
+ * Context: either clock, hard interrupt.
  */
 static inline bool pk_collector_counts(const struct pk_collector *c)
 {
-	return !c->cgroup || task_under_cgroup_hierarchy(current, c->cgroup);
+	bool in;
+
+	if (!c->cgroup)
+		return true;
+	rcu_read_lock();
+	in = task_under_cgroup_hierarchy(current, c->cgroup);
+	rcu_read_unlock();
+	return in;
 }
 
 u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
