@@ -439,6 +439,9 @@ bench-host: $(GMON_BENCH)
 # (make check runs three cases with noise-widened bounds: compare_test.sh).
 COMPARE_RATE ?= 1000
 COMPARE_CASES ?=
+# COMPARE_FLAGS=--all: the whole machine, profil-ctl record -a against
+# perf record -a, while each case runs.
+COMPARE_FLAGS ?=
 
 compare: deps
 	@$(MAKE) all
@@ -447,8 +450,8 @@ compare: deps
 	@rm -rf $(KSFT_INSTALL)
 	@$(MAKE) -s -C $(SELFTESTS) $(KSFT_VARS) install \
 		INSTALL_PATH=$(KSFT_INSTALL) >/dev/null
-	@printf '#!/bin/sh\nexec /usr/bin/python3 "$$OUT/ksft/profil_compare.py" --rate %s --work "$$OUT" --bindir "$$OUT/ksft" %s\n' \
-		'$(COMPARE_RATE)' '$(COMPARE_CASES)' >$(RESULTS)/compare
+	@printf '#!/bin/sh\nexec /usr/bin/python3 "$$OUT/ksft/profil_compare.py" --rate %s --work "$$OUT" --bindir "$$OUT/ksft" %s %s\n' \
+		'$(COMPARE_RATE)' '$(COMPARE_FLAGS)' '$(COMPARE_CASES)' >$(RESULTS)/compare
 	@chmod +x $(RESULTS)/compare
 	@rc=0; $(QEMU_ENV) COUNTS=$(RESULTS)/guest.counts RUN_NAME=compare \
 		TIMEOUT=$$(( 1200 * $(or $(TIMEOUT_SCALE),1) )) \

@@ -323,9 +323,15 @@ def demangle_all(names):
 PERF_LINE = re.compile(r"^\s*(.*?)\s+(\d+)\s+([0-9a-f]+)\s+(.*) \((.*)\)$")
 
 
-def perf_run(argv, rate, data, log):
+# --all: the tools' own processes, which only one side has busy (perf's
+# writer; profil-ctl waits in poll()), are left out of both profiles.
+TOOL_COMMS = ("perf", "profil-ctl")
+
+
+def perf_run(argv, rate, data, log, machine=False):
     cmd = ["perf", "record", "-q", "-N", "-e", "cpu-clock:u", "-F",
-           str(rate), "-o", data, "--"] + argv
+           str(rate), "-o", data] + (["-a"] if machine else []) + \
+        ["--"] + argv
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=log, check=True)
     out = subprocess.run(["perf", "script", "-i", data, "--no-demangle",
                           "-F", "comm,pid,ip,sym,dso"],
@@ -337,6 +343,8 @@ def perf_run(argv, rate, data, log):
         if not m:
             continue
         comm, _pid, _ip, sym, dso = m.groups()
+        if machine and comm in TOOL_COMMS:
+            continue
         raw[(comm, dso, sym)] += 1
     dm = demangle_all({k[2] for k in raw})
     for (comm, dso, sym), n in raw.items():
@@ -383,22 +391,27 @@ def profil_parse(path):
     return p
 
 
-def ctl_run(ctl, argv, rate, report, log, save=None):
+def ctl_run(ctl, argv, rate, report, log, save=None, machine=False):
     """The profile, and profil-ctl's last line ("profil-ctl run: ...
     periods missed ..."): many missed periods are a host that was busy.
     @save: where the saved profile goes too (profil-ctl report reads it
-    again: what symbolizing costs)."""
-    cmd = [ctl, "run", "--rate", str(rate), "--per-process",
-           "--format=json", "-o", report] + \
-        (["--save", save] if save else []) + ["--"] + argv
+    again: what symbolizing costs). @machine: record -a, the whole
+    machine while the program runs, as perf record -a."""
+    cmd = [ctl] + (["record", "-a"] if machine else ["run"]) + \
+        ["--rate", str(rate), "--per-process", "--format=json", "-o",
+         report] + (["--save", save] if save else []) + ["--"] + argv
     r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     log.write(r.stderr)
     log.flush()
     if r.returncode:
         raise subprocess.CalledProcessError(r.returncode, cmd)
     summary = [line for line in r.stderr.decode(errors="replace").splitlines()
-               if line.startswith("profil-ctl run:")]
-    return profil_parse(report), summary[-1] if summary else ""
+               if re.match(r"profil-ctl (run|record):", line)]
+    p = profil_parse(report)
+    if machine:
+        for k in [k for k in p.counts if k[0] in TOOL_COMMS]:
+            del p.counts[k]
+    return p, summary[-1] if summary else ""
 
 
 # ---------------------------------------------------------------- numbers
@@ -633,10 +646,10 @@ def measure_case(o, name, argv, work, attempt, log, v):
     failed."""
     f = os.path.join(work, name + (".again" if attempt else ""))
     try:
-        a = perf_run(argv, o.rate, f + ".1.data", log)
+        a = perf_run(argv, o.rate, f + ".1.data", log, o.all)
         c, summary = ctl_run(o.ctl, argv, o.rate, f + ".profil.json", log,
-                             f + ".profil.save")
-        b = perf_run(argv, o.rate, f + ".2.data", log)
+                             f + ".profil.save", o.all)
+        b = perf_run(argv, o.rate, f + ".2.data", log, o.all)
     except subprocess.CalledProcessError as e:
         print("# %s failed: %s" % (name, e))
         v.add(False, "%s: runs" % name)
@@ -666,6 +679,10 @@ def main():
                     metavar="PCT",
                     help="profil-ctl's most unnamed samples in an object "
                     "with unwind tables, %% of the object's (default 2)")
+    ap.add_argument("--all", action="store_true",
+                    help="the whole machine while each case runs: perf "
+                    "record -a against profil-ctl record -a, the tools' "
+                    "own processes left out")
     ap.add_argument("--scale", type=float, default=1.0,
                     help="the workloads' length, relative")
     ap.add_argument("--work", default=os.environ.get("OUT", "/tmp"),
