@@ -16,16 +16,6 @@
 /* record's rate when none is given: a prime, out of step with timers. */
 #define RECORD_DEFAULT_RATE 97
 
-/* A command's exit status as a shell gives it. */
-static int record_status(int wstatus)
-{
-	if (WIFEXITED(wstatus))
-		return WEXITSTATUS(wstatus);
-	if (WIFSIGNALED(wstatus))
-		return 128 + WTERMSIG(wstatus);
-	return CTL_EXIT_FAIL;
-}
-
 int cmd_record(int argc, char **argv)
 {
 	struct live_opts o;
@@ -64,7 +54,7 @@ int cmd_record(int argc, char **argv)
 out:
 	collect_free(&c);
 	/* A command's status first, as run's; ours only if it succeeded. */
-	if (c.root_exited && record_status(c.wstatus))
-		return record_status(c.wstatus);
+	if (c.root_exited && collect_command_status(&c))
+		return collect_command_status(&c);
 	return ret;
 }

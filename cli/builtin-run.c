@@ -13,15 +13,6 @@
 #include "ctl.h"
 #include "collect.h"
 
-static int run_status(int wstatus)
-{
-	if (WIFEXITED(wstatus))
-		return WEXITSTATUS(wstatus);
-	if (WIFSIGNALED(wstatus))
-		return 128 + WTERMSIG(wstatus);
-	return CTL_EXIT_FAIL;
-}
-
 int cmd_run(int argc, char **argv)
 {
 	struct live_opts o;
@@ -54,7 +45,7 @@ out:
 	if (!c.root_exited)
 		return CTL_EXIT_FAIL;
 	/* The program's status first; ours only if it succeeded. */
-	return run_status(c.wstatus) ? run_status(c.wstatus) : ret;
+	return collect_command_status(&c) ? collect_command_status(&c) : ret;
 }
 
 int cmd_attach(int argc, char **argv)

@@ -14,6 +14,21 @@
 #include "profil.h"
 #include "internal.h"
 
+/* The attributes both COLLECTs take; zeros are the kernel's defaults. */
+static void pf_put_collect(struct nlmsghdr *nlh, uint32_t rate,
+			   uint32_t flags, uint32_t images_max,
+			   uint32_t samples_max)
+{
+	if (rate)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, rate);
+	if (flags)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_FLAGS, flags);
+	if (images_max)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_IMAGES_MAX, images_max);
+	if (samples_max)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_SAMPLES_MAX, samples_max);
+}
+
 PROFIL_EXPORT int profil_collect(struct profil_handle *h,
 				 const struct profil_collect_params *p)
 {
@@ -24,14 +39,7 @@ PROFIL_EXPORT int profil_collect(struct profil_handle *h,
 	nlh = pf_nl_request(&h->nl, PROFIL_CMD_COLLECT, NLM_F_ACK);
 	if (p->pid)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, (uint32_t)p->pid);
-	if (p->rate)
-		mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, p->rate);
-	if (p->flags)
-		mnl_attr_put_u32(nlh, PROFIL_ATTR_FLAGS, p->flags);
-	if (p->images_max)
-		mnl_attr_put_u32(nlh, PROFIL_ATTR_IMAGES_MAX, p->images_max);
-	if (p->samples_max)
-		mnl_attr_put_u32(nlh, PROFIL_ATTR_SAMPLES_MAX, p->samples_max);
+	pf_put_collect(nlh, p->rate, p->flags, p->images_max, p->samples_max);
 	return pf_nl_talk(&h->nl, nlh, NULL, NULL);
 }
 
@@ -49,14 +57,7 @@ PROFIL_EXPORT int profil_collect_machine(struct profil_handle *h,
 	if (p->cgroup_fd >= 0)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_CGROUP_FD,
 				 (uint32_t)p->cgroup_fd);
-	if (p->rate)
-		mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, p->rate);
-	if (p->flags)
-		mnl_attr_put_u32(nlh, PROFIL_ATTR_FLAGS, p->flags);
-	if (p->images_max)
-		mnl_attr_put_u32(nlh, PROFIL_ATTR_IMAGES_MAX, p->images_max);
-	if (p->samples_max)
-		mnl_attr_put_u32(nlh, PROFIL_ATTR_SAMPLES_MAX, p->samples_max);
+	pf_put_collect(nlh, p->rate, p->flags, p->images_max, p->samples_max);
 	return pf_nl_talk(&h->nl, nlh, NULL, NULL);
 }
 

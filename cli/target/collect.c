@@ -320,6 +320,15 @@ int collect_attach(struct collect *c, pid_t pid)
 	return c->failed ? -1 : 0;
 }
 
+int collect_command_status(const struct collect *c)
+{
+	if (WIFEXITED(c->wstatus))
+		return WEXITSTATUS(c->wstatus);
+	if (WIFSIGNALED(c->wstatus))
+		return 128 + WTERMSIG(c->wstatus);
+	return CTL_EXIT_FAIL;
+}
+
 void collect_finish(struct collect *c)
 {
 	c->done = true;

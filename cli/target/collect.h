@@ -146,6 +146,13 @@ int collect_machine(struct collect *c, const char *cgroup);
  */
 int collect_loop(struct collect *c);
 
+/**
+ * collect_command_status() - the exit status a shell would give for the
+ * command collect_spawn() ran, once reaped (@root_exited): its own, or
+ * 128 + N for signal N
+ */
+int collect_command_status(const struct collect *c);
+
 /** collect_finish() - end collect_loop() at its next turn. */
 void collect_finish(struct collect *c);
 
