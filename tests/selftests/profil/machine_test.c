@@ -213,16 +213,16 @@ TEST(needs_perfmon)
 	become_nobody(_metadata);
 	ASSERT_EQ(0, pnl_open(&nl));
 	EXPECT_EQ(-EPERM, collect_machine(&nl));
-	EXPECT_STREQ(NEEDS_PERFMON, nl.extack);
+	EXPECT_NE(NULL, strstr(nl.extack, NEEDS_PERFMON));
 	fd = open("/tmp", O_RDONLY | O_DIRECTORY);
 	ASSERT_LE(0, fd);
 	/* The capability before the descriptor: none is looked at. */
 	EXPECT_EQ(-EPERM, collect_scope(&nl, PROFIL_SCOPE_CGROUP, fd, 0));
-	EXPECT_STREQ(NEEDS_PERFMON, nl.extack);
+	EXPECT_NE(NULL, strstr(nl.extack, NEEDS_PERFMON));
 	close(fd);
 	/* Nor may a process leave the machine's profile. */
 	EXPECT_EQ(-EPERM, pnl_stop_kind(&nl, 0, PROFIL_KIND_MACHINE));
-	EXPECT_STREQ(NEEDS_PERFMON, nl.extack);
+	EXPECT_NE(NULL, strstr(nl.extack, NEEDS_PERFMON));
 	/* Its own profile, though: a per-process COLLECT of itself. */
 	EXPECT_EQ(0, pnl_collect(&nl, 0, 0)) TH_LOG("%s", nl.extack);
 	EXPECT_EQ(0, pnl_stop_kind(&nl, 0, PROFIL_KIND_HELD));
@@ -360,7 +360,7 @@ TEST(one_at_a_time)
 	ASSERT_EQ(0, pnl_open(&second));
 	ASSERT_EQ(0, collect_machine(&first)) TH_LOG("%s", first.extack);
 	EXPECT_EQ(-EBUSY, collect_machine(&second));
-	EXPECT_STREQ(BUSY, second.extack);
+	EXPECT_NE(NULL, strstr(second.extack, BUSY));
 	/* A refused COLLECT made no profile. */
 	EXPECT_EQ(-ENOENT, held_read(&second, p));
 	/* The first one's close lets the next one in, on the same socket. */
@@ -591,7 +591,7 @@ static void refused(struct __test_metadata *_metadata, int scope, int fd,
 	ASSERT_EQ(0, pnl_open(&nl));
 	EXPECT_EQ(err, collect_scope(&nl, scope, fd, pid))
 		TH_LOG("scope %d, fd %d, pid %u", scope, fd, pid);
-	EXPECT_STREQ(text, nl.extack);
+	EXPECT_NE(NULL, strstr(nl.extack, text)) TH_LOG("%s", nl.extack);
 	EXPECT_EQ(-ENOENT, held_read(&nl, p)) TH_LOG("a profile was made");
 	pnl_close(&nl);
 	free(p);
@@ -628,7 +628,8 @@ TEST(bad_requests)
 		"not a cgroup v2 directory");
 	refused(_metadata, PROFIL_SCOPE_CGROUP, 1000, 0, -EBADF,
 		"not a cgroup v2 directory");
-	refused(_metadata, PROFIL_SCOPE_MAX + 1, NO_FD, 0, -EINVAL,
+	/* The policy's NLA_POLICY_MAX, as for every bounded attribute. */
+	refused(_metadata, PROFIL_SCOPE_MAX + 1, NO_FD, 0, -ERANGE,
 		"integer out of range");
 	close(file);
 	close(dir);
@@ -639,14 +640,14 @@ TEST(bad_requests)
 	ASSERT_EQ(0, pnl_open(&held));
 	ASSERT_EQ(0, pnl_collect(&held, 0, 0)) TH_LOG("%s", held.extack);
 	EXPECT_EQ(-EEXIST, collect_machine(&held));
-	EXPECT_STREQ(OWN_SOCKET, held.extack);
+	EXPECT_NE(NULL, strstr(held.extack, OWN_SOCKET));
 	/* Nor the other way round; and none of the above claimed it. */
 	ASSERT_EQ(0, pnl_open(&nl));
 	ASSERT_EQ(0, collect_machine(&nl)) TH_LOG("%s", nl.extack);
 	EXPECT_EQ(-EEXIST, pnl_collect(&nl, 0, 0));
-	EXPECT_STREQ(OWN_SOCKET, nl.extack);
+	EXPECT_NE(NULL, strstr(nl.extack, OWN_SOCKET));
 	EXPECT_EQ(-EEXIST, collect_machine(&nl));
-	EXPECT_STREQ(OWN_SOCKET, nl.extack);
+	EXPECT_NE(NULL, strstr(nl.extack, OWN_SOCKET));
 	pnl_close(&nl);
 	pnl_close(&held);
 }
