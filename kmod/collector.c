@@ -668,6 +668,30 @@ static void pk_collector_close(struct pk_collector *c)
 }
 
 /**
+ * pk_collector_discard() - undo the making of a collector
+ * @c: a collector the caller's request made, without a session yet
+ *
+ * A refused machine-wide COLLECT (another one runs) leaves its socket
+ * without a profile, as any refused COLLECT does, so that the socket may
+ * ask again once the other one is gone. A close of the socket meanwhile
+ * has closed @c already.
+ *
+ * Context: process context.
+ */
+void pk_collector_discard(struct pk_collector *c)
+{
+	bool listed;
+
+	mutex_lock(&pk_collectors_mutex);
+	listed = pk_collector_lookup(c->net, c->portid) == c;
+	if (listed)
+		list_del(&c->node);
+	mutex_unlock(&pk_collectors_mutex);
+	if (listed)
+		pk_collector_close(c);
+}
+
+/**
  * pk_collector_closed() - whether @c's socket is gone
  * @c: the collector
  *

@@ -160,6 +160,7 @@ struct pk_collector *pk_collector_get_or_create(struct net *net, u32 portid,
 void pk_collector_get(struct pk_collector *c);
 void pk_collector_put(struct pk_collector *c);
 struct pk_collector *pk_collector_find(struct net *net, u32 portid);
+void pk_collector_discard(struct pk_collector *c);
 bool pk_collector_closed(struct pk_collector *c);
 int pk_collector_kind(const struct pk_collector *c);
 

@@ -156,6 +156,7 @@ static int pk_nl_collect_machine(struct genl_info *info, struct pk_params *req,
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "another machine-wide profile is running");
+		pk_collector_discard(c);
 		goto out;
 	}
 	req->collector = c;
