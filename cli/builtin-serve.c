@@ -18,10 +18,12 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <microhttpd.h>
 
 #include "commands.h"
@@ -36,12 +38,16 @@
 /* Connections at once, and how long an idle one is kept. */
 #define SERVE_CONNECTIONS 16
 #define SERVE_IDLE_SECONDS 60
+/* How long a stop waits for the answers of requests under way. */
+#define SERVE_STOP_MS 10000
 
 struct serve {
+	atomic_uint inflight; /* requests not yet answered and sent */
 	struct serve_opts o;
 	struct serve_auth auth;
 	struct machine_share share;
-	pthread_mutex_t render_lock; /* one symbolization at a time */
+	/* One read and symbolization of ELF files at a time. */
+	pthread_mutex_t elf_lock;
 };
 
 /* Queue @r with @status and the headers every answer has; drop @r. */
@@ -108,8 +114,7 @@ static bool authorized(struct serve *sv, struct MHD_Connection *c)
 }
 
 /* @p as a gzip'ed pprof profile, in memory. */
-static int serve_render(struct serve *sv, const struct profile *p, char **buf,
-			size_t *size)
+static int serve_render(const struct profile *p, char **buf, size_t *size)
 {
 	struct report_opts ro;
 	FILE *f;
@@ -120,10 +125,8 @@ static int serve_render(struct serve *sv, const struct profile *p, char **buf,
 	f = open_memstream(buf, size);
 	if (!f)
 		return -1;
-	pthread_mutex_lock(&sv->render_lock);
 	ret = export_profile(f, p, &ro, false, NULL);
 	err = errno;
-	pthread_mutex_unlock(&sv->render_lock);
 	if (fclose(f) && !ret) {
 		err = errno;
 		ret = -1;
@@ -146,7 +149,7 @@ static enum MHD_Result profile_request(struct serve *sv,
 	struct MHD_Response *r;
 	char why[512], *buf = NULL;
 	size_t size = 0;
-	int stopped;
+	int ret;
 
 	if (machine_share_begin(&sv->share, &q, why, sizeof(why)))
 		return reply(c,
@@ -154,23 +157,27 @@ static enum MHD_Result profile_request(struct serve *sv,
 				     MHD_HTTP_SERVICE_UNAVAILABLE :
 				     MHD_HTTP_INTERNAL_SERVER_ERROR,
 			     "%s\n", why);
-	stopped = machine_share_wait(&sv->share, seconds);
-	if (machine_share_end(&sv->share, &q, &p, why, sizeof(why))) {
-		profile_free(&p);
-		return reply(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "%s\n", why);
-	}
-	if (stopped) {
-		profile_free(&p);
+	if (machine_share_wait(&sv->share, seconds)) {
+		/* Stopping: the request ends, unread. */
+		machine_share_end(&sv->share, &q, NULL, why, sizeof(why));
 		return reply(c, MHD_HTTP_SERVICE_UNAVAILABLE,
 			     "the server is stopping\n");
 	}
-	if (serve_render(sv, &p, &buf, &size)) {
+	/*
+	 * The read opens the files the kernel sampled (libelf), as the
+	 * rendering does (libdw): one request at a time does either.
+	 */
+	pthread_mutex_lock(&sv->elf_lock);
+	ret = machine_share_end(&sv->share, &q, &p, why, sizeof(why));
+	if (!ret && serve_render(&p, &buf, &size)) {
 		snprintf(why, sizeof(why), "writing the profile: %s",
 			 strerror(errno));
-		profile_free(&p);
-		return reply(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "%s\n", why);
+		ret = -1;
 	}
+	pthread_mutex_unlock(&sv->elf_lock);
 	profile_free(&p);
+	if (ret)
+		return reply(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "%s\n", why);
 	r = MHD_create_response_from_buffer(size, buf, MHD_RESPMEM_MUST_FREE);
 	if (!r) {
 		free(buf);
@@ -194,7 +201,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	(void)version;
 	(void)upload_data;
 	(void)upload_data_size;
-	(void)con_cls;
+	/* Answered at the first call: the one call of the request. */
+	*con_cls = sv;
+	atomic_fetch_add(&sv->inflight, 1);
 	/* Nothing, not even which paths exist, before authentication. */
 	if (!authorized(sv, c))
 		return reply(c, MHD_HTTP_UNAUTHORIZED,
@@ -211,6 +220,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				sv->o.max_seconds, &seconds, why, sizeof(why)))
 		return reply(c, MHD_HTTP_BAD_REQUEST, "%s\n", why);
 	return profile_request(sv, c, seconds);
+}
+
+/* A request ended: its answer sent, or its connection gone. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct serve *sv = cls;
+
+	(void)c;
+	(void)toe;
+	if (*con_cls)
+		atomic_fetch_sub(&sv->inflight, 1);
+	*con_cls = NULL;
 }
 
 /*
@@ -253,7 +275,8 @@ static int serve_probe(const struct serve_opts *o)
 static struct MHD_Daemon *serve_start(struct serve *sv)
 {
 	unsigned int flags = MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD |
-			     MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG;
+			     MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ITC |
+			     MHD_USE_ERROR_LOG;
 	struct addrinfo hints = {
 		.ai_socktype = SOCK_STREAM,
 		.ai_flags = AI_NUMERICSERV | AI_PASSIVE,
@@ -264,12 +287,15 @@ static struct MHD_Daemon *serve_start(struct serve *sv)
 
 	snprintf(port, sizeof(port), "%u", sv->o.port);
 	if (!sv->o.host[0]) /* every address, IPv4 and IPv6 */
-		return MHD_start_daemon(
-			flags | MHD_USE_DUAL_STACK, (uint16_t)sv->o.port, NULL,
-			NULL, on_request, sv, MHD_OPTION_CONNECTION_LIMIT,
-			(unsigned int)SERVE_CONNECTIONS,
-			MHD_OPTION_CONNECTION_TIMEOUT,
-			(unsigned int)SERVE_IDLE_SECONDS, MHD_OPTION_END);
+		return MHD_start_daemon(flags | MHD_USE_DUAL_STACK,
+					(uint16_t)sv->o.port, NULL, NULL,
+					on_request, sv,
+					MHD_OPTION_CONNECTION_LIMIT,
+					(unsigned int)SERVE_CONNECTIONS,
+					MHD_OPTION_CONNECTION_TIMEOUT,
+					(unsigned int)SERVE_IDLE_SECONDS,
+					MHD_OPTION_NOTIFY_COMPLETED,
+					on_completed, sv, MHD_OPTION_END);
 	err = getaddrinfo(sv->o.host, port, &hints, &ai);
 	if (err) {
 		ctl_errorf("serve", "--listen: %s: %s", sv->o.host,
@@ -278,12 +304,12 @@ static struct MHD_Daemon *serve_start(struct serve *sv)
 	}
 	if (ai->ai_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
-	d = MHD_start_daemon(flags, (uint16_t)sv->o.port, NULL, NULL,
-			     on_request, sv, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-			     MHD_OPTION_CONNECTION_LIMIT,
-			     (unsigned int)SERVE_CONNECTIONS,
-			     MHD_OPTION_CONNECTION_TIMEOUT,
-			     (unsigned int)SERVE_IDLE_SECONDS, MHD_OPTION_END);
+	d = MHD_start_daemon(
+		flags, (uint16_t)sv->o.port, NULL, NULL, on_request, sv,
+		MHD_OPTION_SOCK_ADDR, ai->ai_addr, MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned int)SERVE_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
+		(unsigned int)SERVE_IDLE_SECONDS, MHD_OPTION_NOTIFY_COMPLETED,
+		on_completed, sv, MHD_OPTION_END);
 	if (!d)
 		ctl_errorf("serve",
 			   "cannot serve on %s port %s (in use, or "
@@ -299,7 +325,7 @@ int cmd_serve(int argc, char **argv)
 	struct MHD_Daemon *d;
 	sigset_t set, old;
 	char why[512];
-	int sig, ret = CTL_EXIT_FAIL;
+	int sig, i, ret = CTL_EXIT_FAIL;
 
 	memset(&sv, 0, sizeof(sv));
 	ret = serve_parse_opts(argc, argv, &sv.o);
@@ -314,7 +340,7 @@ int cmd_serve(int argc, char **argv)
 	if (serve_probe(&sv.o))
 		goto out_auth;
 	if (machine_share_init(&sv.share, sv.o.rate) ||
-	    pthread_mutex_init(&sv.render_lock, NULL)) {
+	    pthread_mutex_init(&sv.elf_lock, NULL)) {
 		ctl_perror(argv[0]);
 		goto out_auth;
 	}
@@ -340,12 +366,15 @@ int cmd_serve(int argc, char **argv)
 	ctl_errorf(argv[0], "stopping");
 	/* Requests that wait end now (503); MHD joins their threads. */
 	machine_share_stop(&sv.share);
+	/* Their 503s sent before MHD closes every connection. */
+	for (i = 0; i < SERVE_STOP_MS / 50 && atomic_load(&sv.inflight); i++)
+		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
 	MHD_stop_daemon(d);
 	ret = CTL_EXIT_OK;
 out:
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	machine_share_free(&sv.share);
-	pthread_mutex_destroy(&sv.render_lock);
+	pthread_mutex_destroy(&sv.elf_lock);
 out_auth:
 	serve_auth_clear(&sv.auth);
 	return ret;

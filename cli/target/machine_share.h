@@ -85,8 +85,9 @@ int machine_share_wait(struct machine_share *s, unsigned int seconds);
 /**
  * machine_share_end() - end request @q (begun): read what the profile
  * counted since its baseline into @out (zeroed by the caller, freed with
- * profile_free()), each process labelled with its cgroup; the last
- * request closes the profile. The request ends even when the read fails.
+ * profile_free()), each process labelled with its cgroup; with @out
+ * NULL, nothing read (a request given up). The last request closes the
+ * profile. The request ends even when the read fails.
  * Return: 0, or -1 with errno and @why.
  */
 int machine_share_end(struct machine_share *s, struct machine_req *q,
