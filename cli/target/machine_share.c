@@ -40,6 +40,14 @@ int machine_share_init(struct machine_share *s, uint32_t rate)
 	return 0;
 }
 
+static time_t now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec;
+}
+
 /* The profile made, under the lock: the first request's. */
 static int share_open(struct machine_share *s, char *why, size_t len)
 {
@@ -67,6 +75,7 @@ static int share_open(struct machine_share *s, char *why, size_t len)
 		return -1;
 	}
 	s->profiles++;
+	s->opened = now();
 	return 0;
 }
 
@@ -78,6 +87,8 @@ static void share_close(struct machine_share *s)
 	/* Nor does the reader keep what it learnt of files past it. */
 	held_reader_free(&s->reader);
 	cgroups_free(&s->cgroups);
+	/* Requests that wait for a new profile may make it. */
+	pthread_cond_broadcast(&s->cond);
 }
 
 int machine_share_begin(struct machine_share *s, struct machine_req *q,
@@ -87,6 +98,10 @@ int machine_share_begin(struct machine_share *s, struct machine_req *q,
 
 	memset(q, 0, sizeof(*q));
 	pthread_mutex_lock(&s->lock);
+	/* An old profile: let it drain, and make the next one. */
+	while (!s->stopping && s->reader.h &&
+	       now() - s->opened >= MACHINE_SHARE_MAX_AGE)
+		pthread_cond_wait(&s->cond, &s->lock);
 	if (s->stopping) {
 		snprintf(why, len, "the server is stopping");
 		err = ECANCELED;

@@ -9,7 +9,11 @@
  * between requests there is none, so a server that runs for days holds
  * no profile that grows, and the profile of one burst of requests is
  * bounded by its images and samples (MACHINE_SHARE_IMAGES, the kernel's
- * PROFIL_SAMPLES_DEFAULT).
+ * PROFIL_SAMPLES_DEFAULT). Requests that never leave the server idle (a
+ * scraper whose next request starts before the last one ends) would
+ * keep one profile for good, full one day: a profile takes new requests
+ * for MACHINE_SHARE_MAX_AGE seconds only; a later one waits for those
+ * under way to end, and makes the next profile.
  *
  * Every call may come from any thread: one lock covers the handle and
  * the reader.
@@ -20,6 +24,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "cgroups.h"
 #include "held.h"
@@ -27,17 +32,20 @@
 
 /* Images the shared profile keeps, as record -a's. */
 #define MACHINE_SHARE_IMAGES 65536
+/* Seconds a profile takes new requests; then it drains, and is closed. */
+#define MACHINE_SHARE_MAX_AGE 600
 
 /**
  * struct machine_share - the shared profile
  * @lock: held for every use of @reader and the fields below
- * @cond: signalled by machine_share_stop()
+ * @cond: signalled by machine_share_stop(), and when a profile is closed
  * @rate: the profile's rate
  * @active: requests between begin and end
  * @stopping: machine_share_stop() was called
  * @reader: the profile's reader; @reader.h NULL while there is none
  * @cgroups: the cgroups, loaded again at each read
  * @profiles: how many profiles were made so far
+ * @opened: when the profile was made (CLOCK_MONOTONIC seconds)
  */
 struct machine_share {
 	pthread_mutex_t lock;
@@ -48,6 +56,7 @@ struct machine_share {
 	struct held_reader reader;
 	struct cgroups cgroups;
 	uint64_t profiles;
+	time_t opened;
 };
 
 /**
@@ -68,7 +77,8 @@ int machine_share_init(struct machine_share *s, uint32_t rate);
 
 /**
  * machine_share_begin() - start request @q: make the profile if there is
- * none, else take @q's baseline of it
+ * none, else take @q's baseline of it; first wait for the end of a
+ * profile older than MACHINE_SHARE_MAX_AGE
  * @why: the reason when it fails, one line (@len bytes)
  * Return: 0, or -1 with errno (EBUSY: another machine-wide profile runs,
  * a record -a; EPERM: no CAP_PERFMON; ECANCELED: stopping).
