@@ -32,8 +32,13 @@
 
 /* Images the shared profile keeps, as record -a's. */
 #define MACHINE_SHARE_IMAGES 65536
-/* Seconds a profile takes new requests; then it drains, and is closed. */
+/*
+ * Seconds a profile takes new requests; then it drains, and is closed
+ * (a build may shorten it, to see it happen).
+ */
+#ifndef MACHINE_SHARE_MAX_AGE
 #define MACHINE_SHARE_MAX_AGE 600
+#endif
 
 /**
  * struct machine_share - the shared profile
