@@ -35,6 +35,8 @@ int cmd_run(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 /* Every process of the machine: cli/builtin-record.c. */
 int cmd_record(int argc, char **argv);
+/* The machine's profile over HTTP, as pprof serves: cli/builtin-serve.c. */
+int cmd_serve(int argc, char **argv);
 int cmd_start(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_status(int argc, char **argv);

@@ -26,6 +26,8 @@ static const struct ctl_command ctl_commands[] = {
 	  "profile a running process until interrupted" },
 	{ "record", cmd_record, "-a | -G CGROUP [options] [-- COMMAND [ARG...]]",
 	  "profile every process of the machine until interrupted" },
+	{ "serve", cmd_serve, "(--auth-file=FILE | --no-auth) [options]",
+	  "serve the machine's profile over HTTP, as Go's net/http/pprof" },
 	{ "start", cmd_start, "[options] PID",
 	  "follow a process; a collector keeps its profile until stop" },
 	{ "stop", cmd_stop, "[options] PID",

@@ -14,7 +14,7 @@ PKGS=(build-essential g++ pkg-config perl python3 bc cpio kmod
       sparse clang-format binutils rsync clang libclang-rt-14-dev
       linux-headers-amd64 linux-source-6.1 xz-utils
       flex bison linux-perf
-      libprotobuf-c-dev protobuf-c-compiler golang-go
+      libprotobuf-c-dev protobuf-c-compiler golang-go libmicrohttpd-dev
       valgrind chromium gcc-aarch64-linux-gnu libc6-dev-arm64-cross tmux
       gdb strace
       debhelper dh-dkms dpkg-dev lintian mmdebstrap e2fsprogs)

@@ -70,7 +70,8 @@ static int run(FILE *out, const struct profile *p,
 	if (ret) {
 		if (!errno)
 			errno = EIO;
-		ctl_perror(cmd);
+		if (cmd)
+			ctl_perror(cmd);
 	}
 	return ret;
 }
@@ -86,24 +87,27 @@ int export_profile(FILE *out, const struct profile *p,
 	};
 	struct profile_syms *objs = profile_syms_open(p, false);
 	struct render_syms *syms;
-	int ret = -1;
+	int ret = -1, err;
 	size_t i;
 
 	syms = calloc(p->nobjects ? p->nobjects : 1, sizeof(*syms));
 	if (!objs || !syms) {
-		ctl_perror(cmd);
+		if (cmd)
+			ctl_perror(cmd);
 		goto out;
 	}
 	for (i = 0; i < p->nobjects; i++) {
-		if (objs[i].note[0])
+		if (cmd && objs[i].note[0])
 			ctl_errorf(cmd, "note: %s: %s", p->objects[i].path,
 				   objs[i].note);
 		syms_of(&syms[i], objs[i].st);
 	}
 	ret = run(out, p, syms, o, &eo, cmd);
 out:
+	err = errno;
 	profile_syms_close(p, objs);
 	free(syms);
+	errno = err;
 	return ret;
 }
 

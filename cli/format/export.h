@@ -61,14 +61,16 @@ bool export_format(enum render_format f);
 /**
  * export_profile() - @p as @o->render.format says (pprof or folded)
  * @per_process: folded: one first frame per process
- * @cmd: the command, for messages on stderr
+ * @cmd: the command, for messages on stderr; NULL: none (serve's
+ *	requests, which answer with errno)
  *
  * Each object's symbols are read once, from its @symfile, else its @path,
  * as profile_report() reads them; an object without symbols, or whose
  * build-id is not the recorded one, gets a note on stderr, never a
  * failure.
  *
- * Return: 0, or -1 with the error printed (ENOMEM, the stream's error).
+ * Return: 0, or -1 with errno and the error printed (ENOMEM, the
+ * stream's error).
  */
 int export_profile(FILE *out, const struct profile *p,
 		   const struct report_opts *o, bool per_process,

@@ -10,14 +10,15 @@
  *   inlined from another file keeps its file;
  * - one Sample per bin and process: samples/count, cpu/nanoseconds (the
  *   samples times the period, 1e9 / rate; 0 when the rate is unknown)
- *   and, when there are arcs, calls/count 0; labels pid and comm;
+ *   and, when there are arcs, calls/count 0; labels pid and comm, and
+ *   executable and cgroup where known;
  * - one Sample per arc (callee, caller) whose only value is calls/count,
  *   so that arcs add nothing to the sample totals;
  * - an object's uncovered samples at a Location without address whose
  *   function is named as the report's row.
  * Functions and locations are found again through open-addressing hash
  * tables; the message is packed by protobuf-c in pieces as it is made
- * (chunks of samples and locations, then the rest), through zlib.
+ * (chunks of samples and locations, then the rest), through gzout.h.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,8 +27,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
+#include "gzout.h"
 #include "profile.pb-c.h"
 #include "pprof.h"
 
@@ -42,6 +43,8 @@ typedef Perftools__Profiles__Function pb_function;
 
 /* Values per sample, at most: samples, cpu, calls. */
 #define PP_NVALUES 3
+/* Labels per sample, at most: pid, comm, executable, cgroup. */
+#define PP_NLABELS 4
 
 /* One slot of a hash table: a key of three numbers and its id (0: free). */
 struct pp_slot {
@@ -69,14 +72,12 @@ struct pp_str {
  * messages of one chunk.
  */
 struct pp_gz {
-	z_stream z;
-	FILE *out;
+	struct gzout s;
 	uint8_t *buf;		/* a packed piece */
 	size_t cap;
 	pb_sample *sv, **svp;
 	pb_location *lv, **lvp;
 	pb_line *line, **linep;
-	bool open;		/* deflateInit2() done: deflateEnd() due */
 };
 
 /* A location: its id is its index plus one. */
@@ -118,8 +119,9 @@ struct pp {
 
 	pb_mapping *maps;	/* one per object, in the profile's order */
 	size_t *map_order;	/* their order in the message */
-	pb_label *labels;	/* pid and comm of each process */
+	pb_label *labels;	/* PP_NLABELS slots per process */
 	pb_label **labelptrs;
+	unsigned char *nlabels;	/* the slots each process fills */
 };
 
 /* Grows the array *@v of *@cap elements of @size to hold @n + 1. */
@@ -553,27 +555,43 @@ static int add_mappings(struct pp *pp)
 	return 0;
 }
 
-/* The labels pid and comm of every process. */
+/* Each process's labels: pid, comm, and executable and cgroup if known. */
 static int add_labels(struct pp *pp)
 {
+	static const char *const keys[PP_NLABELS] = {
+		"pid", "comm", "executable", "cgroup"
+	};
 	const struct profile *p = pp->p;
-	size_t n = p->nprocesses ? 2 * p->nprocesses : 1, i;
-	int64_t kpid = str(pp, "pid"), kcomm = str(pp, "comm");
+	size_t n = p->nprocesses ? p->nprocesses : 1, i, k;
+	int64_t key[PP_NLABELS];
+	const char *v[PP_NLABELS];
+	pb_label *l;
 
-	pp->labels = calloc(n, sizeof(*pp->labels));
-	pp->labelptrs = calloc(n, sizeof(*pp->labelptrs));
-	if (!pp->labels || !pp->labelptrs || kpid < 0 || kcomm < 0)
+	pp->labels = calloc(n * PP_NLABELS, sizeof(*pp->labels));
+	pp->labelptrs = calloc(n * PP_NLABELS, sizeof(*pp->labelptrs));
+	pp->nlabels = calloc(n, sizeof(*pp->nlabels));
+	if (!pp->labels || !pp->labelptrs || !pp->nlabels)
 		return -1;
-	for (i = 0; i < 2 * p->nprocesses; i++) {
-		perftools__profiles__label__init(&pp->labels[i]);
-		pp->labelptrs[i] = &pp->labels[i];
-		pp->labels[i].key = i & 1 ? kcomm : kpid;
-		if (i & 1)
-			pp->labels[i].str = str(pp, p->processes[i / 2].comm);
-		else
-			pp->labels[i].num = p->processes[i / 2].pid;
-		if (pp->labels[i].str < 0)
+	for (k = 0; k < PP_NLABELS; k++)
+		if ((key[k] = str(pp, keys[k])) < 0)
 			return -1;
+	for (i = 0; i < p->nprocesses; i++) {
+		v[0] = NULL;
+		v[1] = p->processes[i].comm;
+		v[2] = p->processes[i].exe;
+		v[3] = p->processes[i].cgroup;
+		for (k = 0; k < PP_NLABELS; k++) {
+			if (k > 1 && !v[k])
+				continue;
+			l = &pp->labels[i * PP_NLABELS + pp->nlabels[i]];
+			perftools__profiles__label__init(l);
+			pp->labelptrs[i * PP_NLABELS + pp->nlabels[i]++] = l;
+			l->key = key[k];
+			if (!k)
+				l->num = p->processes[i].pid;
+			else if ((l->str = str(pp, v[k])) < 0)
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -651,35 +669,6 @@ static int assemble(struct pp *pp, pb_profile *m, pb_value_type *vt,
 	return 0;
 }
 
-/* @len bytes at @buf through deflate to the file (@finish: the last). */
-static int gz_put(struct pp_gz *g, const uint8_t *buf, size_t len,
-		  bool finish)
-{
-	unsigned char chunk[1 << 15];
-	size_t n;
-	int zr;
-
-	if (len > UINT32_MAX) {
-		errno = EFBIG;
-		return -1;
-	}
-	g->z.next_in = (Bytef *)buf;
-	g->z.avail_in = (uInt)len;
-	do {
-		g->z.next_out = chunk;
-		g->z.avail_out = sizeof(chunk);
-		zr = deflate(&g->z, finish ? Z_FINISH : Z_NO_FLUSH);
-		n = sizeof(chunk) - g->z.avail_out;
-		if (n && fwrite(chunk, 1, n, g->out) != n)
-			return -1;
-		if (zr == Z_STREAM_ERROR) {
-			errno = EIO;
-			return -1;
-		}
-	} while (g->z.avail_out == 0 || (finish && zr != Z_STREAM_END));
-	return 0;
-}
-
 /*
  * @m packed into the stream. Pieces make one message: protobuf merges a
  * message's repeated fields over its occurrences.
@@ -697,7 +686,7 @@ static int gz_message(struct pp_gz *g, const pb_profile *m)
 		g->cap = len;
 	}
 	perftools__profiles__profile__pack(m, g->buf);
-	return gz_put(g, g->buf, len, false);
+	return gzout_put(&g->s, g->buf, len, false);
 }
 
 /* Samples [@i, @i + @n) as messages. */
@@ -714,8 +703,9 @@ static int gz_samples(struct pp_gz *g, struct pp *pp, size_t i, size_t n)
 		v[k].n_value = pp->nvalues;
 		v[k].value = pp->values[i + k];
 		if (pp->sproc[i + k] < pp->p->nprocesses) {
-			v[k].n_label = 2;
-			v[k].label = &pp->labelptrs[2 * pp->sproc[i + k]];
+			v[k].n_label = pp->nlabels[pp->sproc[i + k]];
+			v[k].label = &pp->labelptrs[PP_NLABELS *
+						    pp->sproc[i + k]];
 		}
 		vp[k] = &v[k];
 	}
@@ -772,7 +762,7 @@ static int pack_write(struct pp *pp)
 	ret = gz_samples(&pp->gz, pp, 0, pp->nsbuf) ||
 	      gz_locations(&pp->gz, pp, 0, pp->nlocbuf) ||
 	      gz_message(&pp->gz, &m) ||
-	      gz_put(&pp->gz, NULL, 0, true) ? -1 : 0;
+	      gzout_put(&pp->gz.s, NULL, 0, true) ? -1 : 0;
 out:
 	free(m.function);
 	free(m.mapping);
@@ -784,7 +774,6 @@ static int gz_open(struct pp *pp, FILE *out)
 {
 	struct pp_gz *g = &pp->gz;
 
-	g->out = out;
 	g->sv = calloc(PP_CHUNK, sizeof(*g->sv));
 	g->svp = calloc(PP_CHUNK, sizeof(*g->svp));
 	g->lv = calloc(PP_CHUNK, sizeof(*g->lv));
@@ -798,11 +787,7 @@ static int gz_open(struct pp *pp, FILE *out)
 	if (!g->sv || !g->svp || !g->lv || !g->lvp || !g->line ||
 	    !g->linep || !pp->sproc || !pp->values || !pp->locids || !pp->locs)
 		return -1;
-	if (deflateInit2(&g->z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK)
-		return -1;
-	g->open = true;
-	return 0;
+	return gzout_open(&g->s, out);
 }
 
 static void pp_free(struct pp *pp)
@@ -816,8 +801,7 @@ static void pp_free(struct pp *pp)
 	free(pp->strmap);
 	free(pp->funcs);
 	free(pp->funcmap.v);
-	if (pp->gz.open)
-		deflateEnd(&pp->gz.z);
+	gzout_close(&pp->gz.s);
 	free(pp->gz.buf);
 	free(pp->gz.sv);
 	free(pp->gz.svp);
@@ -834,6 +818,7 @@ static void pp_free(struct pp *pp)
 	free(pp->map_order);
 	free(pp->labels);
 	free(pp->labelptrs);
+	free(pp->nlabels);
 }
 
 /* The location map sized once for @n locations: never rehashed. */

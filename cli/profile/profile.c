@@ -33,8 +33,10 @@ void profile_free(struct profile *p)
 		free(p->objects[i].symfile);
 		free_funcs(&p->objects[i]);
 	}
-	for (i = 0; i < p->nprocesses; i++)
+	for (i = 0; i < p->nprocesses; i++) {
 		free(p->processes[i].exe);
+		free(p->processes[i].cgroup);
+	}
 	for (i = 0; i < p->ncounts; i++)
 		hist_free(&p->counts[i].hist);
 	free(p->objects);
@@ -213,6 +215,18 @@ ssize_t profile_process_add(struct profile *p, pid_t pid, pid_t ppid,
 	return (ssize_t)p->nprocesses++;
 }
 
+int profile_process_set_cgroup(struct profile *p, size_t process,
+			       const char *path)
+{
+	char *c = path ? strdup(path) : NULL;
+
+	if (path && !c)
+		return -1;
+	free(p->processes[process].cgroup);
+	p->processes[process].cgroup = c;
+	return 0;
+}
+
 struct profile_count *profile_count_get(struct profile *p, size_t process,
 					size_t object)
 {
@@ -316,7 +330,8 @@ int profile_merge_processes(const struct profile *p, struct profile *out)
 		const struct profile_process *pr = &p->processes[i];
 
 		if (profile_process_add(out, pr->pid, pr->ppid, pr->comm,
-					pr->exe) < 0)
+					pr->exe) < 0 ||
+		    profile_process_set_cgroup(out, i, pr->cgroup))
 			goto err;
 		out->processes[i].acct = pr->acct;
 	}
@@ -405,7 +420,8 @@ int profile_merge(struct profile *to, const struct profile *from)
 
 		k = profile_process_add(to, pr->pid, pr->ppid, pr->comm,
 					pr->exe);
-		if (k < 0)
+		if (k < 0 || profile_process_set_cgroup(to, (size_t)k,
+							pr->cgroup))
 			goto out;
 		to->processes[k].acct = pr->acct;
 	}

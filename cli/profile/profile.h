@@ -86,6 +86,9 @@ struct profile_acct {
  * @pid, @ppid: its ids (@ppid 0 if not known)
  * @comm: its name (the executable's base name, as the kernel's comm)
  * @exe: its main executable's path, or NULL
+ * @cgroup: its cgroup v2's path below the mount ("/" for the root), or
+ *	NULL if not known (only a machine-wide profile's reader names it;
+ *	the saved profile does not keep it)
  * @acct: the kernel's accounting of its session
  */
 struct profile_process {
@@ -93,6 +96,7 @@ struct profile_process {
 	pid_t ppid;
 	char comm[16];
 	char *exe;
+	char *cgroup;
 	struct profile_acct acct;
 };
 
@@ -188,6 +192,14 @@ int profile_object_add_func(struct profile *p, size_t object, uint64_t addr,
  */
 ssize_t profile_process_add(struct profile *p, pid_t pid, pid_t ppid,
 			    const char *comm, const char *exe);
+
+/**
+ * profile_process_set_cgroup() - process @process's cgroup path, a copy
+ * of @path (NULL: not known)
+ * Return: 0, or -1 with errno ENOMEM.
+ */
+int profile_process_set_cgroup(struct profile *p, size_t process,
+			       const char *path);
 
 /**
  * profile_count_get() - the count of (@process, @object), added empty if

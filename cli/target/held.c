@@ -40,6 +40,7 @@ struct held_image {
 	char comm[16];
 	uint32_t exe;
 	uint32_t reason;
+	uint64_t cgroup;
 	struct profile_acct acct;
 };
 
@@ -65,6 +66,7 @@ struct held_read {
 	struct held_reader *r;
 	struct profile *p;
 	struct held_notes *notes;
+	const struct held_baseline *base;	/* NULL: none */
 	struct held_image *images;
 	size_t nimages;
 	struct held_object *objects;
@@ -131,7 +133,10 @@ static int on_image(const struct profil_image *img, void *data)
 	memcpy(i->comm, img->comm, sizeof(i->comm));
 	i->exe = img->exe;
 	i->reason = img->reason ? img->reason : PROFIL_STOP_NONE;
+	i->cgroup = img->cgroup;
 	acct_from_stats(&i->acct, img->stats, img->nstats);
+	if (hr->base && img->id <= hr->base->nacct)
+		held_acct_since(&i->acct, &hr->base->acct[img->id - 1]);
 	if (hr->notes && img->nstats > PROFIL_STAT_PROFILE_FULL) {
 		hr->notes->mmap_busy += img->stats[PROFIL_STAT_MMAP_BUSY];
 		hr->notes->profile_full += img->stats[PROFIL_STAT_PROFILE_FULL];
@@ -289,6 +294,7 @@ static int on_samples(const struct profil_sample *s, size_t n, void *data)
 	struct held_read *hr = data;
 	const struct held_object *ho;
 	struct held_sample *hs;
+	uint64_t count;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -299,6 +305,10 @@ static int on_samples(const struct profil_sample *s, size_t n, void *data)
 			hr->err = EPROTO;	/* the kernel promises both */
 			return -1;
 		}
+		count = hr->base ? held_baseline_since(hr->base, &s[i]) :
+			s[i].count;
+		if (!count)
+			continue;	/* all of it before the baseline */
 		if (grow(&hr->samples, &hr->samples_cap, sizeof(*hs),
 			 hr->nsamples) < 0) {
 			hr->err = ENOMEM;
@@ -311,7 +321,7 @@ static int on_samples(const struct profil_sample *s, size_t n, void *data)
 		hs->addr = ho->info < 0 ? s[i].offset :
 			   objinfo_link_addr(&hr->r->objects.v[ho->info],
 					     s[i].offset);
-		hs->count = s[i].count;
+		hs->count = count;
 		if (ho->anon && jit_object(hr, hs, s[i].image - 1))
 			return -1;
 	}
@@ -366,6 +376,11 @@ static int add_processes(struct held_read *hr)
 		if (idx < 0)
 			return -1;
 		img->process = (size_t)idx;
+		if (hr->r->cgroups && img->cgroup &&
+		    profile_process_set_cgroup(hr->p, (size_t)idx,
+					       cgroups_find(hr->r->cgroups,
+							    img->cgroup)))
+			return -1;
 		hr->p->processes[idx].acct = img->acct;
 		profile_acct_add(&hr->p->acct, &img->acct);
 	}
@@ -432,8 +447,8 @@ out:
 	return ret;
 }
 
-int held_read(struct held_reader *r, struct profile *out,
-	      struct held_notes *notes)
+int held_read_since(struct held_reader *r, const struct held_baseline *base,
+		    struct profile *out, struct held_notes *notes)
 {
 	static const struct profil_profile_ops ops = {
 		.image = on_image,
@@ -442,7 +457,7 @@ int held_read(struct held_reader *r, struct profile *out,
 		.stats = on_stats,
 	};
 	struct held_read hr = { .r = r, .p = out, .notes = notes,
-				.jits.bin_bytes = r->bin_bytes };
+				.base = base, .jits.bin_bytes = r->bin_bytes };
 	int ret;
 
 	if (notes)
@@ -468,6 +483,141 @@ int held_read(struct held_reader *r, struct profile *out,
 	free(hr.objects);
 	free(hr.samples);
 	return ret;
+}
+
+int held_read(struct held_reader *r, struct profile *out,
+	      struct held_notes *notes)
+{
+	return held_read_since(r, NULL, out, notes);
+}
+
+int held_baseline_add(struct held_baseline *b, const struct profil_sample *s)
+{
+	struct held_base_sample *v;
+	size_t cap;
+
+	if (b->n == b->cap) {
+		cap = b->cap ? 2 * b->cap : 1024;
+		v = reallocarray(b->v, cap, sizeof(*v));
+		if (!v)
+			return -1;
+		b->v = v;
+		b->cap = cap;
+	}
+	b->v[b->n++] = (struct held_base_sample){
+		.image = s->image, .object = s->object,
+		.offset = s->offset, .count = s->count,
+	};
+	return 0;
+}
+
+static int cmp_base(const void *a, const void *b)
+{
+	const struct held_base_sample *x = a, *y = b;
+
+	if (x->image != y->image)
+		return x->image < y->image ? -1 : 1;
+	if (x->object != y->object)
+		return x->object < y->object ? -1 : 1;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+void held_baseline_sort(struct held_baseline *b)
+{
+	if (b->n)
+		qsort(b->v, b->n, sizeof(*b->v), cmp_base);
+}
+
+uint64_t held_baseline_since(const struct held_baseline *b,
+			     const struct profil_sample *s)
+{
+	const struct held_base_sample key = {
+		.image = s->image, .object = s->object, .offset = s->offset,
+	};
+	const struct held_base_sample *f = b->n ?
+		bsearch(&key, b->v, b->n, sizeof(*b->v), cmp_base) : NULL;
+
+	if (!f)
+		return s->count;
+	return s->count > f->count ? s->count - f->count : 0;
+}
+
+/* @a less @b, or unknown where either is. */
+static uint64_t since(uint64_t a, uint64_t b)
+{
+	if (a == PROFILE_UNKNOWN || b == PROFILE_UNKNOWN)
+		return PROFILE_UNKNOWN;
+	return a > b ? a - b : 0;
+}
+
+void held_acct_since(struct profile_acct *a, const struct profile_acct *base)
+{
+	a->ticks = since(a->ticks, base->ticks);
+	a->missed = since(a->missed, base->missed);
+	a->kernel = since(a->kernel, base->kernel);
+	a->outside = since(a->outside, base->outside);
+	a->deferred = since(a->deferred, base->deferred);
+	a->saturated = since(a->saturated, base->saturated);
+	a->lost = since(a->lost, base->lost);
+	a->lost_exec = since(a->lost_exec, base->lost_exec);
+}
+
+static int base_image(const struct profil_image *img, void *data)
+{
+	struct held_baseline *b = data;
+	size_t n = b->nacct;
+
+	if (!img->id) {
+		errno = EPROTO;
+		return -1;
+	}
+	if (grow(&b->acct, &n, sizeof(*b->acct), img->id - 1) < 0)
+		return -1;
+	b->nacct = n;
+	acct_from_stats(&b->acct[img->id - 1], img->stats, img->nstats);
+	return 0;
+}
+
+static int base_samples(const struct profil_sample *s, size_t n, void *data)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (held_baseline_add(data, &s[i]))
+			return -1;
+	return 0;
+}
+
+int held_baseline_take(struct held_reader *r, struct held_baseline *b)
+{
+	static const struct profil_profile_ops ops = {
+		.image = base_image,
+		.samples = base_samples,
+	};
+	int ret;
+
+	held_baseline_free(b);
+	errno = 0;
+	ret = profil_profile_read(r->h, &ops, b);
+	if (ret > 0) {
+		/* A callback's: its errno. */
+		if (!errno)
+			errno = ENOMEM;
+		ret = -1;
+	}
+	if (ret < 0) {
+		held_baseline_free(b);
+		return -1;
+	}
+	held_baseline_sort(b);
+	return 0;
+}
+
+void held_baseline_free(struct held_baseline *b)
+{
+	free(b->v);
+	free(b->acct);
+	memset(b, 0, sizeof(*b));
 }
 
 void held_notes_print(const char *op, const struct held_notes *n)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cgroups.h"
 #include "profil.h"
 #include "objinfo.h"
 #include "profile.h"
@@ -52,6 +53,8 @@ struct held_notes {
  * @no_perfmap: leave anonymous memory "[anon]", its perf maps unread
  *	(top, which reads the profile every second and does not name a
  *	JIT's code: held_jit.h)
+ * @cgroups: where set, each process's cgroup path is looked up there by
+ *	its image's cgroup id (a machine-wide profile's: serve)
  * @objects: the ELF facts of every file read
  * @vdso_file: the vDSO image, copied out of profil-ctl once, or NULL
  */
@@ -63,6 +66,7 @@ struct held_reader {
 	pid_t root_ppid;
 	bool spawned;
 	bool no_perfmap;
+	const struct cgroups *cgroups;
 	struct objcache objects;
 	char *vdso_file;
 };
@@ -75,6 +79,77 @@ struct held_reader {
  */
 int held_read(struct held_reader *r, struct profile *out,
 	      struct held_notes *notes);
+
+/**
+ * struct held_base_sample - one raw sample of a baseline: the kernel's
+ * (image, object, file offset) and its count then
+ */
+struct held_base_sample {
+	uint32_t image;
+	uint32_t object;
+	uint64_t offset;
+	uint64_t count;
+};
+
+/**
+ * struct held_baseline - the raw counts of a profile at one moment, to be
+ * subtracted from a later read of the same profile (serve: what a
+ * request saw at its start). Image and object ids are the kernel's: they
+ * name the same things in every read of one profile, never across two.
+ * @v, @n, @cap: the samples, sorted by (image, object, offset) once
+ *	held_baseline_sort() ran
+ * @acct, @nacct: each image's accounting then, by image id - 1
+ *
+ * Zero-initialise; an empty baseline subtracts nothing.
+ */
+struct held_baseline {
+	struct held_base_sample *v;
+	size_t n;
+	size_t cap;
+	struct profile_acct *acct;
+	size_t nacct;
+};
+
+/**
+ * held_baseline_take() - the raw counts of the profile of @r->h as it is
+ * now, into @b (emptied first)
+ * Return: 0, or -1 with errno (the message is the caller's to print).
+ */
+int held_baseline_take(struct held_reader *r, struct held_baseline *b);
+
+/**
+ * held_baseline_add() - append sample @s (unsorted until
+ * held_baseline_sort())
+ * Return: 0, or -1 with errno ENOMEM.
+ */
+int held_baseline_add(struct held_baseline *b, const struct profil_sample *s);
+
+/** held_baseline_sort() - sort @b's samples for held_baseline_since(). */
+void held_baseline_sort(struct held_baseline *b);
+
+/**
+ * held_baseline_since() - @s's count less the baseline's of the same
+ * (image, object, offset); 0 if the baseline had more (never negative)
+ */
+uint64_t held_baseline_since(const struct held_baseline *b,
+			     const struct profil_sample *s);
+
+/**
+ * held_acct_since() - @a less @base, field by field, none below 0; an
+ * unknown field stays unknown
+ */
+void held_acct_since(struct profile_acct *a, const struct profile_acct *base);
+
+/** held_baseline_free() - free what @b holds and empty it. */
+void held_baseline_free(struct held_baseline *b);
+
+/**
+ * held_read_since() - as held_read(), with only what was counted since
+ * @base (NULL: since the profile began): each sample's and image's
+ * counts less the baseline's; samples left with none are dropped
+ */
+int held_read_since(struct held_reader *r, const struct held_baseline *base,
+		    struct profile *out, struct held_notes *notes);
 
 /** held_notes_print() - @n's notes on standard error, as @op's. */
 void held_notes_print(const char *op, const struct held_notes *n);

@@ -39,6 +39,7 @@
 #define WRONG_ID "0011223344556677"
 
 typedef Perftools__Profiles__Profile pb_profile;
+typedef Perftools__Profiles__Label pb_label;
 
 /* A 4-byte bin inside function @name of @path. */
 static uint64_t bin_of(const char *path, const char *name)
@@ -284,11 +285,21 @@ static void test_pprof(void **state)
 
 	for (i = 0; i < m->n_sample; i++) {
 		f = leaf(m, i);
-		/* Labels: the process of every sample here. */
-		assert_int_equal(m->sample[i]->n_label, 2);
+		/*
+		 * Labels: the process of every sample here; its executable
+		 * where known (pid 100's), no cgroup (only serve's).
+		 */
+		assert_int_equal(m->sample[i]->n_label,
+				 m->sample[i]->label[0]->num == 100 ? 3 : 2);
 		assert_string_equal(s_of(m, m->sample[i]->label[0]->key), "pid");
 		assert_string_equal(s_of(m, m->sample[i]->label[1]->key),
 				    "comm");
+		if (m->sample[i]->n_label == 3) {
+			assert_string_equal(s_of(m, m->sample[i]->label[2]->key),
+					    "executable");
+			assert_string_equal(s_of(m, m->sample[i]->label[2]->str),
+					    SYM);
+		}
 		if (strcmp(s_of(m, f->name), "target_alpha"))
 			continue;
 		assert_string_equal(s_of(m, f->filename),
@@ -300,6 +311,35 @@ static void test_pprof(void **state)
 		assert_string_equal(s_of(m, m->sample[i]->label[1]->str),
 				    "sym");
 	}
+	perftools__profiles__profile__free_unpacked(m, NULL);
+	profile_free(&p);
+}
+
+/* A cgroup path (serve's) labels its process's samples, and no other's. */
+static void test_pprof_cgroup(void **state)
+{
+	const pb_label *l;
+	struct profile p;
+	pb_profile *m;
+	size_t i, n = 0;
+
+	(void)state;
+	build(&p);
+	assert_int_equal(profile_process_set_cgroup(&p, 1, "/system.slice/"
+						    "a.service"), 0);
+	m = pprof_of(&p);
+	for (i = 0; i < m->n_sample; i++) {
+		l = m->sample[i]->label[m->sample[i]->n_label - 1];
+		if (m->sample[i]->label[0]->num != 101) {
+			assert_string_not_equal(s_of(m, l->key), "cgroup");
+			continue;
+		}
+		assert_int_equal(m->sample[i]->n_label, 3);
+		assert_string_equal(s_of(m, l->key), "cgroup");
+		assert_string_equal(s_of(m, l->str), "/system.slice/a.service");
+		n++;
+	}
+	assert_true(n > 0);
 	perftools__profiles__profile__free_unpacked(m, NULL);
 	profile_free(&p);
 }
@@ -412,6 +452,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_pprof),
+		cmocka_unit_test(test_pprof_cgroup),
 		cmocka_unit_test(test_pprof_arcs),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_work),
