@@ -276,7 +276,8 @@ DEBUG_SKIP := sprofil_test profil_semantics_test_lib \
 	      profil_clocks_test_lib profil_threads_test_lib libprofil_test \
 	      libprofil_test_nopie libprofil_held_test \
 	      libprofil_held_test_nopie libprofil_preload profil_ctl_test \
-	      ctl_start_test pg_test compare_test.sh top_test.sh
+	      ctl_start_test pg_test compare_test.sh top_test.sh \
+	      record_test.sh serve_test.sh
 GUEST_PROGS = $(shell $(MAKE) -s -C $(SELFTESTS) $(KSFT_VARS) emit_tests | \
 		sed 's/^.*://')
 check-debug: deps ksrc
