@@ -65,7 +65,9 @@ static __attribute__((noinline)) void machine_spin(double secs)
  * COLLECT with @scope and @fd (NO_SCOPE, NO_FD: without the attribute)
  * and @pid (0: without); 0 or -errno, the text in nl->extack.
  */
-static int collect_scope(struct pnl *nl, int scope, int fd, uint32_t pid)
+/* collect_scope() at @rate (0: the default). */
+static int collect_scope_rate(struct pnl *nl, int scope, int fd, uint32_t pid,
+			      uint32_t rate)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct pnl_reply r = { .nl = nl };
@@ -74,11 +76,18 @@ static int collect_scope(struct pnl *nl, int scope, int fd, uint32_t pid)
 	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_COLLECT, PROFIL_GENL_VERSION);
 	if (pid)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, pid);
+	if (rate)
+		mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, rate);
 	if (scope != NO_SCOPE)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_SCOPE, scope);
 	if (fd != NO_FD)
 		mnl_attr_put_u32(nlh, PROFIL_ATTR_CGROUP_FD, fd);
 	return pnl_talk(nl, nlh, NULL, &r);
+}
+
+static int collect_scope(struct pnl *nl, int scope, int fd, uint32_t pid)
+{
+	return collect_scope_rate(nl, scope, fd, pid, 0);
 }
 
 static int collect_machine(struct pnl *nl)
@@ -491,6 +500,22 @@ FIXTURE(cg) {
 	struct spinner sa, sb;
 };
 
+/*
+ * Either clock: the scheduler tick's, and the timer clock's overflow
+ * handler, which filters by cgroup from an interrupt of its own.
+ */
+FIXTURE_VARIANT(cg) {
+	uint32_t rate;
+};
+
+FIXTURE_VARIANT_ADD(cg, tick) {
+	.rate = 0,
+};
+
+FIXTURE_VARIANT_ADD(cg, timer) {
+	.rate = 1000,
+};
+
 /* What the test made, for the teardown: 6.1's harness cannot skip here. */
 FIXTURE_SETUP(cg)
 {
@@ -538,7 +563,8 @@ TEST_F(cg, counts_the_cgroup_only)
 	fd = open(self->a, O_RDONLY | O_DIRECTORY);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, pnl_open(&nl));
-	ASSERT_EQ(0, collect_scope(&nl, PROFIL_SCOPE_CGROUP, fd, 0))
+	ASSERT_EQ(0, collect_scope_rate(&nl, PROFIL_SCOPE_CGROUP, fd, 0,
+					variant->rate))
 		TH_LOG("%s", nl.extack);
 	/* The profile holds the cgroup, not the descriptor. */
 	close(fd);
