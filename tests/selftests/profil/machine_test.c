@@ -47,7 +47,7 @@
 /* The extack texts of kmod/netlink_collect.c and kmod/netlink.c. */
 #define NEEDS_PERFMON	"a machine-wide profile needs CAP_PERFMON"
 #define BUSY		"another machine-wide profile is running"
-#define OWN_SOCKET	"a machine-wide profile needs a socket of its own"
+#define OWN_SOCKET	"a machine profile needs its own socket"
 
 /* The hot function: a loop of its own, so its samples are its own. */
 static __attribute__((noinline)) void machine_spin(double secs)
