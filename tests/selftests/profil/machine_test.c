@@ -116,24 +116,13 @@ static const struct held_image *image_of(const struct held_profile *p,
 static bool spun(const struct held_profile *p, const struct held_image *img,
 		 const struct held_object *exe)
 {
-	uint64_t in = img->stats[PROFIL_STAT_IN_RANGE];
-
-	return periods(img) >= 25 && in > 0 &&
-	       samples_in(p, img->id, exe->id) >= in / 2;
+	return held_spun(p, img, exe, 25, 5);
 }
 
 /* Run this executable as the workload @what; returns its pid. */
 static pid_t spawn_self(const char *what)
 {
-	char env[64];
-	char *argv[] = { "machine_test", NULL };
-	char *envp[] = { env, NULL };
-	pid_t pid;
-
-	snprintf(env, sizeof(env), "MACHINE_WORKER=%s", what);
-	if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, envp))
-		return -1;
-	return pid;
+	return held_spawn_self("MACHINE_WORKER", what);
 }
 
 /*

@@ -9,6 +9,7 @@
 #define PROFIL_SELFTEST_HELD_H
 
 #include <fcntl.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -235,6 +236,38 @@ static inline unsigned int children_of(const struct held_profile *p,
 		if (p->images[i].parent == parent && n < max)
 			out[n++] = &p->images[i];
 	return n;
+}
+
+/*
+ * Whether @img spun: at least @periods periods sampled or missed, and at
+ * least @tenths tenths of its samples in @exe.
+ */
+static inline bool held_spun(const struct held_profile *p,
+			     const struct held_image *img,
+			     const struct held_object *exe, uint64_t least,
+			     unsigned int tenths)
+{
+	uint64_t in = img->stats[PROFIL_STAT_IN_RANGE];
+
+	return periods(img) >= least && in > 0 &&
+	       samples_in(p, img->id, exe->id) * 10 >= in * tenths;
+}
+
+/*
+ * Run this executable again as the workload @what, named by @var in its
+ * environment (the test's constructor picks it up); returns its pid.
+ */
+static inline pid_t held_spawn_self(const char *var, const char *what)
+{
+	char env[64];
+	char *argv[] = { "worker", NULL };
+	char *envp[] = { env, NULL };
+	pid_t pid;
+
+	snprintf(env, sizeof(env), "%s=%s", var, what);
+	if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, envp))
+		return -1;
+	return pid;
 }
 
 /* Copy @from to a new file @to; 0 or -1. */
