@@ -244,10 +244,26 @@ else
 	result fail "idle: record -a between requests; 503 during it"
 fi
 
-# stop: SIGTERM ends a waiting request and the server.
+# established: whether a connection to the server's port is up (its
+# side of it in /proc/net/tcp, state 01).
+established()
+{
+	awk -v port="$(printf ':%04X' "$PORT")" \
+		'NR > 1 && substr($2, length($2) - 4) == port && $4 == "01" \
+		 { found = 1 } END { exit !found }' /proc/net/tcp
+}
+
+# stop: SIGTERM ends a waiting request and the server. The request must
+# be under way first: python's start can take seconds in a loaded guest.
 get "/debug/pprof/profile?seconds=30" GET user:pass "$W/stop.txt" >"$W/stop.st" &
 pw=$!
-sleep 1
+i=0
+while ! established && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+# And its handler waiting in its seconds.
+sleep 2
 kill -TERM "$server"
 t0=$(date +%s)
 wait "$server"
