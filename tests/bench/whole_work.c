@@ -5,14 +5,21 @@
  *   threads N   N short threads, one after another (created, joined)
  *   spin SECS   SECS of CPU time in one thread
  *   loop N      N million iterations of a loop: a fixed amount of work,
- *               which a profiler's cost makes last longer (machine.sh)
+ *               which a profiler's cost makes last longer
+ *   machine N E PROGRAM
+ *               two processes that each loop N million times and one
+ *               that forks and execs PROGRAM E times, one after another;
+ *               prints their span in ns of CLOCK_MONOTONIC (machine.sh)
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
 
 static volatile unsigned long sink;
 
@@ -23,6 +30,85 @@ static void *short_thread(void *arg)
 	for (i = 0; i < n; i++)
 		sink += i;
 	return NULL;
+}
+
+static void loop(long n)
+{
+	long i;
+
+	for (i = 0; i < n * 1000000; i++)
+		sink += i;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* Fork a child that runs @fn(@arg) and exits; its pid, or -1. */
+static pid_t fork_run(void (*fn)(long, const char *), long arg,
+		      const char *path)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		fn(arg, path);
+		_exit(0);
+	}
+	return pid;
+}
+
+static void loop_child(long n, const char *path)
+{
+	(void)path;
+	loop(n);
+}
+
+/* @n times, one after another: fork, exec @path, wait. */
+static void exec_child(long n, const char *path)
+{
+	char *const argv[] = { "true", NULL };
+	long i;
+	int st;
+
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			execv(path, argv);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &st, 0) != pid ||
+		    !WIFEXITED(st) || WEXITSTATUS(st))
+			_exit(1);
+	}
+}
+
+/*
+ * The machine of machine.sh: the span, from the first fork to the last
+ * exit, is the work and whatever a profiler took from the CPU meanwhile.
+ * Nothing in it waits for a file, when @path is in memory (tmpfs): under
+ * -icount sleep=off an idle vCPU's clock jumps, by however long the host
+ * took to answer.
+ */
+static int machine(long n, long execs, const char *path)
+{
+	uint64_t t0 = mono_ns();
+	pid_t pids[3];
+	int i, st, ret = 0;
+
+	pids[0] = fork_run(loop_child, n, NULL);
+	pids[1] = fork_run(loop_child, n, NULL);
+	pids[2] = fork_run(exec_child, execs, path);
+	for (i = 0; i < 3; i++)
+		if (pids[i] < 0 || waitpid(pids[i], &st, 0) != pids[i] ||
+		    !WIFEXITED(st) || WEXITSTATUS(st))
+			ret = 1;
+	printf("%llu\n", (unsigned long long)(mono_ns() - t0));
+	return ret;
 }
 
 static double cpu_now(void)
@@ -56,12 +142,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "loop")) {
-		n = atol(argv[2]);
-		for (i = 0; i < n * 1000000; i++)
-			sink += i;
+		loop(atol(argv[2]));
 		return 0;
 	}
-	fprintf(stderr, "usage: %s threads N | spin SECS | loop N\n",
+	if (argc == 5 && !strcmp(argv[1], "machine"))
+		return machine(atol(argv[2]), atol(argv[3]), argv[4]);
+	fprintf(stderr,
+		"usage: %s threads N | spin SECS | loop N | machine N E PROGRAM\n",
 		argv[0]);
 	return 2;
 }
