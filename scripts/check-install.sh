@@ -12,13 +12,16 @@
 #   2. two copies of the root, A and B, extracted afresh; in each
 #      (chroot, the archive reachable), side by side: apt-get install
 #      ./*.deb, the new build in A and the older one in B, with both
-#      kernels' headers; DKMS must build for both kernels. A and B become
-#      ext4 images;
+#      kernels' headers; DKMS must build for both kernels. In A,
+#      systemd-analyze verify finds nothing in profil-serve.service, and
+#      it is disabled. A and B become ext4 images;
 #   3. Linux 6.1 boots image B and Linux 6.12 image A, at once (the 6.12
 #      guest takes one host thread; nothing here measures time):
 #      tests/install/guest-job.sh, phase "upgrade" (the new build
 #      installed over the older one in the guest, DKMS rebuilding there,
-#      which TCG makes the long part) and phase "fresh". Meanwhile, in
+#      which TCG makes the long part) and phase "fresh", whose end runs
+#      under systemd as PID 1 (profil-serve.service started, fetched
+#      from with curl, killed, stopped, purged running). Meanwhile, in
 #      root B (chroot), the upgrade with uname -r saying 6.12, the running
 #      and newest kernel, for which dkms's own postinst rebuilds alone:
 #      the package's postinst must build for 6.1. The guests hold the
@@ -160,7 +163,7 @@ in_root()
 }
 
 # GUESTS_ONLY=1 has no host part.
-if [ "$GUESTS_ONLY" = 1 ]; then tap_plan 0; else tap_plan 10; fi
+if [ "$GUESTS_ONLY" = 1 ]; then tap_plan 0; else tap_plan 11; fi
 tap_counts "$WORK/host.counts"
 # stage WHAT: where the minutes go.
 stage() { echo "# at $(($(date +%s) - T0)) s: $*"; }
@@ -239,6 +242,19 @@ bg install-new apt_install "$ROOT_A" $HEADERS
 bg install-old eval 'in_root "$ROOT_B" apt-get update -q && apt_install "$ROOT_B" $HEADERS'
 check "apt-get install ./*.deb $HEADERS ($NEW)" joined install-new
 check "DKMS built profil $NEW for $K61 and $K612" installed_for_both "$ROOT_A" "$NEW"
+# The unit as installed (with its man page, which verify runs man for);
+# systemctl reads the unit files when systemd does not run.
+unit_in_root()
+{
+	local out e rc=0
+	out=$(in_root "$ROOT_A" systemd-analyze verify profil-serve.service 2>&1) || rc=$?
+	echo "$out"
+	[ $rc -eq 0 ] && [ -z "$out" ] || return 1
+	e=$(in_root "$ROOT_A" systemctl is-enabled profil-serve.service)
+	echo "is-enabled: $e"
+	[ "$e" = disabled ]
+}
+check "profil-serve.service: systemd-analyze verify says nothing; disabled" unit_in_root
 check "apt-get install ./*.deb $HEADERS ($OLD)" joined install-old
 check "DKMS built profil $OLD for $K61 and $K612" installed_for_both "$ROOT_B" "$OLD"
 

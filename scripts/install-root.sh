@@ -6,8 +6,10 @@
 # sources (bookworm-security included) and with the host's apt options
 # that matter off the host (proxies, snapshot validity), plus the tools
 # the checks use (debian/tests' Depends other than our packages: gcc,
-# pkgconf, binutils for gprof, man-db, manpages-dev, xz-utils, dpkg-dev)
-# and an unprivileged user, "tester". Nothing of the build tree goes in.
+# pkgconf, binutils for gprof, man-db, manpages-dev, xz-utils, dpkg-dev;
+# systemd and curl for profil-serve.service, which the fresh guest runs
+# under systemd) and an unprivileged user, "tester". Nothing of the build
+# tree goes in.
 # Our packages' dependencies (dkms, libmnl0, ...) and the kernel headers
 # are not preinstalled: check-install resolves them from the archive.
 #
@@ -22,7 +24,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${PROFIL_CACHE:-$HOME/.cache/profil}
 SUITE=bookworm
-TOOLS=gcc,libc6-dev,make,binutils,pkgconf,man-db,manpages-dev,xz-utils,dpkg-dev,kmod
+TOOLS=gcc,libc6-dev,make,binutils,pkgconf,man-db,manpages-dev,xz-utils,dpkg-dev,kmod,systemd,curl
 
 die() { echo "install-root: $*" >&2; exit 1; }
 command -v mmdebstrap >/dev/null || die "mmdebstrap missing (make deps)"
