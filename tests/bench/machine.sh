@@ -40,14 +40,14 @@ once()
 
 	rm -f $OUT/span
 	case $1 in
-	none)	"$WORK" machine "$LOOPS" "$EXECS" $OUT/true >$OUT/span ;;
+	none)	"$WORK" machine "$LOOPS" "$execs" $OUT/true >$OUT/span ;;
 	perf)	perf record -q -a -e cpu-clock -F "$2" -o $OUT/perf.data \
-			-- "$WORK" machine "$LOOPS" "$EXECS" $OUT/true \
+			-- "$WORK" machine "$LOOPS" "$execs" $OUT/true \
 			>$OUT/span 2>/dev/null
 		samples=$(perf report -i $OUT/perf.data --stats 2>/dev/null |
 			  awk '/SAMPLE events:/ { print $3; exit }') ;;
 	profil)	"$CTL" record -a -F "$2" -o $OUT/profil.txt \
-			-- "$WORK" machine "$LOOPS" "$EXECS" $OUT/true \
+			-- "$WORK" machine "$LOOPS" "$execs" $OUT/true \
 			>$OUT/span 2>$OUT/profil.err
 		# Its accounting line: "... N ticks at R Hz ...".
 		samples=$(sed -n 's/.*: \([0-9]*\) ticks at .*/\1/p' \
@@ -70,22 +70,29 @@ run()
 	echo "$(echo $spans | median) $(echo $samples | median)"
 }
 
+# row RATE EXECS: the tools side by side on the loops and EXECS execs.
 row()
 {
 	local rate=$1 base perf profil
 
+	execs=$2
 	base=$(run none 0)
 	perf=$(run perf "$rate")
 	profil=$(run profil "$rate")
 	echo "$rate ${base% *} $perf $profil" | awk '{
 		pa = $3 - $2; fa = $5 - $2
-		printf "%5d Hz  %9.1f ms  perf +%7.3f ms (%6.3f %%, %5d samples, %6.0f ns each)  profil +%7.3f ms (%6.3f %%, %5d samples, %6.0f ns each)\n",
+		printf "%5d Hz %9.1f ms  perf +%7.3f ms (%6.3f %%, %5d samples, %6.0f ns each)  profil +%7.3f ms (%6.3f %%, %5d samples, %6.0f ns each)\n",
 		       $1, $2 / 1e6, pa / 1e6, 100 * pa / $2, $4,
 		       $4 ? pa / $4 : 0, fa / 1e6, 100 * fa / $2, $6,
 		       $6 ? fa / $6 : 0 }'
 }
 
-echo "# what each tool adds to a machine running 2 loops and $EXECS execs, guest ns (-icount)"
-row 97
-row 250
+# The loops alone first: what a sample costs each tool; then with the
+# exec loop, whose fork, exec and exit each tool follows.
+echo "# what each tool adds to a machine running 2 loops, guest ns (-icount)"
+row 97 0
+row 250 0
+echo "# ... and a loop of $EXECS fork+execs"
+row 97 "$EXECS"
+row 250 "$EXECS"
 echo "ok 1 machine-wide overhead"
