@@ -291,6 +291,23 @@ unlock:
 }
 
 /**
+ * pk_collector_images_lost() - count processes not followed for want of room
+ * @c: the collector, full
+ * @n: how many
+ *
+ * For the processes a machine-wide COLLECT found after its profile
+ * filled up, which it does not try to follow one by one.
+ *
+ * Context: process context.
+ */
+void pk_collector_images_lost(struct pk_collector *c, u32 n)
+{
+	raw_spin_lock(&c->lock);
+	c->images_lost += n;
+	raw_spin_unlock(&c->lock);
+}
+
+/**
  * pk_collector_image_publish() - make an image's session reachable
  * @c: the collector
  * @image: the image's id

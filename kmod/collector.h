@@ -185,6 +185,7 @@ static inline bool pk_collector_counts(const struct pk_collector *c)
 
 u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
 			   struct task_struct *leader, u32 parent);
+void pk_collector_images_lost(struct pk_collector *c, u32 n);
 bool pk_collector_image_publish(struct pk_collector *c, u32 image,
 				struct pk_session *s);
 void pk_collector_image_end(struct pk_collector *c, u32 image, int reason,

@@ -109,7 +109,8 @@ static unsigned int pk_machine_collect(struct task_struct **tasks,
  * One pass: a session on each process that has none. One that exits
  * meanwhile is not followed, nor any once the profile is full.
  * Return: the sessions this pass started, or a negative errno: -ENOSPC
- * when the profile is full (its images_lost counts the rest).
+ * when the profile is full (its images_lost counts the process that
+ * found it full and each one after it).
  */
 static int pk_machine_pass(const struct pk_params *req)
 {
@@ -140,6 +141,10 @@ static int pk_machine_pass(const struct pk_params *req)
 			else if (ret == -ENOSPC || ret == -ENOMEM ||
 				 ret == -ESHUTDOWN)
 				err = ret;
+			/* This one counted itself; the rest have no room either. */
+			if (ret == -ENOSPC)
+				pk_collector_images_lost(req->collector,
+							 n - i - 1);
 		}
 		put_task_struct(tasks[i]);
 	}

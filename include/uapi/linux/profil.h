@@ -489,8 +489,9 @@ struct profil_sample {
 /**
  * enum profil_profile_stat - u64 counters of %PROFIL_ATTR_PROFILE_STATS
  * @PROFIL_PROFILE_IMAGES: images in the profile.
- * @PROFIL_PROFILE_IMAGES_LOST: processes (forks, execs) not followed for
- *	want of room for their image.
+ * @PROFIL_PROFILE_IMAGES_LOST: processes (forks, execs, and those a
+ *	machine-wide COLLECT finds) not followed for want of room for their
+ *	image.
  * @PROFIL_PROFILE_OBJECTS: objects in the profile.
  * @PROFIL_PROFILE_SAMPLES: distinct (image, object, offset) entries.
  * @PROFIL_PROFILE_BYTES: kernel memory the profile holds, charged to the

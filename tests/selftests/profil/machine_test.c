@@ -28,7 +28,6 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -37,12 +36,8 @@
 #include "profil_nl.h"
 #include "profil_util.h"
 #include "profil_held.h"
+#include "profil_machine.h"
 #include "profil_security.h"
-
-#define CGROOT		"/sys/fs/cgroup"
-#define ANY_PARENT	UINT32_MAX
-#define NO_FD		(-1)
-#define NO_SCOPE	(-1)
 
 /* The extack texts of kmod/netlink_collect.c and kmod/netlink.c. */
 #define NEEDS_PERFMON	"a machine-wide profile needs CAP_PERFMON"
@@ -63,26 +58,17 @@ static __attribute__((noinline)) void machine_spin(double secs)
 
 /*
  * COLLECT with @scope and @fd (NO_SCOPE, NO_FD: without the attribute)
- * and @pid (0: without); 0 or -errno, the text in nl->extack.
+ * and @pid (0: without), at @rate (0: the default); 0 or -errno, the
+ * text in nl->extack.
  */
-/* collect_scope() at @rate (0: the default). */
 static int collect_scope_rate(struct pnl *nl, int scope, int fd, uint32_t pid,
 			      uint32_t rate)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct pnl_reply r = { .nl = nl };
-	struct nlmsghdr *nlh;
+	struct collect_req q = {
+		.scope = scope, .fd = fd, .pid = pid, .rate = rate,
+	};
 
-	nlh = pnl_msg(buf, nl->family, PROFIL_CMD_COLLECT, PROFIL_GENL_VERSION);
-	if (pid)
-		mnl_attr_put_u32(nlh, PROFIL_ATTR_PID, pid);
-	if (rate)
-		mnl_attr_put_u32(nlh, PROFIL_ATTR_RATE, rate);
-	if (scope != NO_SCOPE)
-		mnl_attr_put_u32(nlh, PROFIL_ATTR_SCOPE, scope);
-	if (fd != NO_FD)
-		mnl_attr_put_u32(nlh, PROFIL_ATTR_CGROUP_FD, fd);
-	return pnl_talk(nl, nlh, NULL, &r);
+	return collect_req(nl, &q);
 }
 
 static int collect_scope(struct pnl *nl, int scope, int fd, uint32_t pid)
@@ -93,19 +79,6 @@ static int collect_scope(struct pnl *nl, int scope, int fd, uint32_t pid)
 static int collect_machine(struct pnl *nl)
 {
 	return collect_scope(nl, PROFIL_SCOPE_MACHINE, NO_FD, 0);
-}
-
-/* The first image of process @pid whose parent is @parent (or any). */
-static const struct held_image *image_of(const struct held_profile *p,
-					 pid_t pid, uint32_t parent)
-{
-	unsigned int i;
-
-	for (i = 0; i < p->nr_images; i++)
-		if (p->images[i].pid == (uint32_t)pid &&
-		    (parent == ANY_PARENT || p->images[i].parent == parent))
-			return &p->images[i];
-	return NULL;
 }
 
 /*
@@ -188,19 +161,6 @@ static int spinner_stop(struct spinner *sp)
 	sp->pid = -1;
 	sp->ctl = -1;
 	return st;
-}
-
-/*
- * Wait until process @pid has used @secs more CPU time; false if it is
- * gone. No wall-clock bound: the harness's timeout is the one.
- */
-static bool wait_cpu(pid_t pid, double secs)
-{
-	double end = pid_cpu(pid) + secs, t;
-
-	while ((t = pid_cpu(pid)) >= 0 && t < end)
-		usleep(20000);
-	return t >= 0;
 }
 
 TEST(needs_perfmon)
@@ -449,38 +409,6 @@ TEST(three_sessions)
 	pnl_close(&held);
 	pnl_close(&machine);
 	free(p);
-}
-
-/* Whether cgroup v2 is mounted at CGROOT, mounting it if not. */
-static bool cgroup2_mounted(void)
-{
-	char dev[64], dir[256], type[64];
-	bool found = false;
-	FILE *f;
-
-	f = fopen("/proc/mounts", "r");
-	if (!f)
-		return false;
-	while (!found &&
-	       fscanf(f, "%63s %255s %63s %*[^\n]", dev, dir, type) == 3)
-		found = !strcmp(dir, CGROOT) && !strcmp(type, "cgroup2");
-	fclose(f);
-	return found || !mount("none", CGROOT, "cgroup2", 0, NULL);
-}
-
-/* Move process @pid into the cgroup at @dir; 0 or -1. */
-static int cgroup_move(const char *dir, pid_t pid)
-{
-	char path[128];
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	ok = fprintf(f, "%d\n", (int)pid) > 0;
-	return fclose(f) || !ok ? -1 : 0;
 }
 
 /* Two cgroups, a spinner in each. */
