@@ -494,8 +494,9 @@ struct profil_sample {
  *	image.
  * @PROFIL_PROFILE_OBJECTS: objects in the profile.
  * @PROFIL_PROFILE_SAMPLES: distinct (image, object, offset) entries.
- * @PROFIL_PROFILE_BYTES: kernel memory the profile holds, charged to the
- *	memory cgroup of the task whose COLLECT made it.
+ * @PROFIL_PROFILE_BYTES: kernel memory the profile's tables hold (images,
+ *	objects, paths, samples; not its own few kilobytes of bookkeeping),
+ *	charged to the memory cgroup of the task whose COLLECT made it.
  */
 enum profil_profile_stat {
 	PROFIL_PROFILE_UNSPEC,
