@@ -34,18 +34,6 @@
 
 extern char **environ;
 
-/* The hot function: a loop of its own, so its samples are its own. */
-static __attribute__((noinline)) void held_spin(double secs)
-{
-	double end = thread_cpu() + secs;
-	volatile unsigned long n = 0;
-	int i;
-
-	while (thread_cpu() < end)
-		for (i = 0; i < 200000; i++)
-			n++;
-}
-
 /* The file offset of @addr in the mapping of /proc/self/maps holding it. */
 static int64_t file_offset(uintptr_t addr)
 {

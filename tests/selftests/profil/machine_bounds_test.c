@@ -70,18 +70,6 @@ static void __attribute__((constructor)) mbounds_worker(void)
 		_exit(strcmp(what, "exit") ? 2 : 0);
 }
 
-/* The hot function of the sample bound's spinners. */
-static __attribute__((noinline)) void mbounds_spin(double secs)
-{
-	double end = thread_cpu() + secs;
-	volatile unsigned long n = 0;
-	int i;
-
-	while (thread_cpu() < end)
-		for (i = 0; i < 200000; i++)
-			n++;
-}
-
 /* A machine-wide COLLECT with bounds (0: the default). */
 static int collect_bounded(struct pnl *nl, uint32_t images_max,
 			   uint32_t samples_max)
@@ -395,7 +383,7 @@ TEST(samples_bound)
 		pid[i] = fork();
 		ASSERT_LE(0, pid[i]);
 		if (pid[i] == 0) {
-			mbounds_spin(0.5);
+			held_spin(0.5);
 			_exit(0);
 		}
 	}

@@ -44,18 +44,6 @@
 #define BUSY		"another machine-wide profile is running"
 #define OWN_SOCKET	"a machine profile needs its own socket"
 
-/* The hot function: a loop of its own, so its samples are its own. */
-static __attribute__((noinline)) void machine_spin(double secs)
-{
-	double end = thread_cpu() + secs;
-	volatile unsigned long n = 0;
-	int i;
-
-	while (thread_cpu() < end)
-		for (i = 0; i < 200000; i++)
-			n++;
-}
-
 /*
  * COLLECT with @scope and @fd (NO_SCOPE, NO_FD: without the attribute)
  * and @pid (0: without), at @rate (0: the default); 0 or -errno, the
@@ -82,7 +70,7 @@ static int collect_machine(struct pnl *nl)
 }
 
 /*
- * Whether @img ran machine_spin() for 0.5 s: 50 periods at 100 Hz,
+ * Whether @img ran held_spin() for 0.5 s: 50 periods at 100 Hz,
  * sampled or missed, half of them for a loaded guest and a late first
  * one, and most of its samples in @exe.
  */
@@ -100,7 +88,7 @@ static pid_t spawn_self(const char *what)
 
 /*
  * The workloads, run before the harness when MACHINE_WORKER is set:
- *   spin: 0.5 s of machine_spin();
+ *   spin: 0.5 s of held_spin();
  *   euid: writes its effective uid to fd 3, then spins as "spin".
  */
 static void __attribute__((constructor)) machine_worker(void)
@@ -113,7 +101,7 @@ static void __attribute__((constructor)) machine_worker(void)
 		dprintf(3, "%u\n", geteuid());
 		close(3);
 	}
-	machine_spin(0.5);
+	held_spin(0.5);
 	_exit(0);
 }
 
@@ -138,7 +126,7 @@ static int spinner_start(struct spinner *sp)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		fcntl(fds[0], F_SETFL, O_NONBLOCK);
 		while (read(fds[0], &c, 1) < 0 && errno == EAGAIN)
-			machine_spin(0.01);
+			held_spin(0.01);
 		_exit(0);
 	}
 	close(fds[0]);
@@ -263,7 +251,7 @@ TEST(new_processes_followed)
 	a = fork();
 	ASSERT_LE(0, a);
 	if (a == 0) {
-		machine_spin(0.5);
+		held_spin(0.5);
 		_exit(0);
 	}
 	b = spawn_self("spin");

@@ -18,6 +18,21 @@
 #include <unistd.h>
 
 /*
+ * The hot function of the tests' workloads: a loop of its own, so that
+ * its samples are its own; @secs of the thread's CPU time.
+ */
+static __attribute__((noinline)) void held_spin(double secs)
+{
+	double end = thread_cpu() + secs;
+	volatile unsigned long n = 0;
+	int i;
+
+	while (thread_cpu() < end)
+		for (i = 0; i < 200000; i++)
+			n++;
+}
+
+/*
  * Room for a machine-wide profile of the test guest: a few dozen
  * processes, each image a fork or an exec of theirs during a test, and
  * the objects and offsets they ran in.
