@@ -215,9 +215,6 @@ static bool pk_attach_inherits(const struct pk_params *p)
 {
 	if (current->flags & PF_EXITING)
 		return false;
-	/* A machine-wide profile's maker was privileged: it follows all. */
-	if (pk_params_kind(p) == PROFIL_KIND_MACHINE)
-		return !pk_collector_closed(p->collector);
 	/* A forked process has its parent's credentials: no audit. */
 	if (!pk_start_allowed(false) ||
 	    (!pk_rides_tick(p->rate) && !pk_timer_clock_allowed(false)))

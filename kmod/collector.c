@@ -58,14 +58,13 @@
 /* Slots probed for an entry before the sample table counts as full. */
 #define PK_PROBE_MAX 32
 
-static u32 pk_object_of(struct pk_collector *c, struct vm_area_struct *vma);
-
 static LIST_HEAD(pk_collectors);
 static DEFINE_MUTEX(pk_collectors_mutex);
 
 static void pk_collector_free(struct pk_collector *c)
 {
 	kvfree(c->images);
+	kvfree(c->image_index);
 	kvfree(c->objects);
 	kvfree(c->object_index);
 	kvfree(c->names);
@@ -122,6 +121,14 @@ pk_collector_alloc(struct net *net, u32 portid,
 	c->sample_mask = slots - 1;
 	c->object_mask = PK_OBJECTS_MAX * 2 - 1;
 	c->images = pk_table_alloc(c, images_max, sizeof(*c->images));
+	/* Machine-wide, images are found by process: twice as many slots. */
+	if (spec->scope != PROFIL_SCOPE_PROCESS) {
+		c->image_mask = roundup_pow_of_two(images_max) * 2 - 1;
+		c->image_index =
+			pk_table_alloc(c, c->image_mask + 1, sizeof(u32));
+		if (!c->image_index)
+			goto err;
+	}
 	c->objects = pk_table_alloc(c, PK_OBJECTS_MAX, sizeof(*c->objects));
 	c->object_index = pk_table_alloc(c, c->object_mask + 1, sizeof(u32));
 	c->names = pk_table_alloc(c, PK_NAMES_BYTES, 1);
@@ -129,12 +136,14 @@ pk_collector_alloc(struct net *net, u32 portid,
 	c->path = kmalloc(PATH_MAX, GFP_KERNEL_ACCOUNT);
 	mutex_init(&c->path_mutex);
 	if (!c->images || !c->objects || !c->object_index || !c->names ||
-	    !c->samples || !c->path) {
-		pk_collector_free(c);
-		return NULL;
-	}
+	    !c->samples || !c->path)
+		goto err;
 	c->pidns = get_pid_ns(task_active_pid_ns(current));
 	return c;
+
+err:
+	pk_collector_free(c);
+	return NULL;
 }
 
 /* Caller holds pk_collectors_mutex. */
@@ -223,26 +232,14 @@ found:
 }
 
 /**
- * pk_collector_kind() - the kind of the sessions that count into @c
- * @c: the collector
- *
- * Return: PROFIL_KIND_HELD, or PROFIL_KIND_MACHINE for a machine-wide one.
- */
-int pk_collector_kind(const struct pk_collector *c)
-{
-	return c->scope == PROFIL_SCOPE_PROCESS ? PROFIL_KIND_HELD :
-						  PROFIL_KIND_MACHINE;
-}
-
-/**
  * pk_collector_image_add() - a new image for a session being made
  * @c: the collector
  * @s: the session, which the image points to until it is gone
  * @leader: a thread of its process
  * @parent: the image it came from, or 0
  *
- * Context: process context; @leader is current, stopped by its tracer
- * or, for a machine-wide profile, any process.
+ * Context: process context; @leader is current, or stopped by its
+ * tracer.
  * Return: the image's id, or 0 if the collector is closed or full.
  */
 u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
@@ -288,23 +285,6 @@ u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
 unlock:
 	raw_spin_unlock(&c->lock);
 	return id;
-}
-
-/**
- * pk_collector_images_lost() - count processes not followed for want of room
- * @c: the collector, full
- * @n: how many
- *
- * For the processes a machine-wide COLLECT found after its profile
- * filled up, which it does not try to follow one by one.
- *
- * Context: process context.
- */
-void pk_collector_images_lost(struct pk_collector *c, u32 n)
-{
-	raw_spin_lock(&c->lock);
-	c->images_lost += n;
-	raw_spin_unlock(&c->lock);
 }
 
 /**
@@ -357,7 +337,7 @@ void pk_collector_image_end(struct pk_collector *c, u32 image, int reason,
 	raw_spin_lock(&c->lock);
 	img = &c->images[image - 1];
 	if (img->reason == PROFIL_STOP_NONE) {
-		img->reason = reason;
+		WRITE_ONCE(img->reason, reason);
 		if (task)
 			memcpy(img->comm, comm, sizeof(comm));
 	}
@@ -376,17 +356,19 @@ void pk_collector_image_final(struct pk_collector *c, u32 image,
 			      const u64 *stats)
 {
 	struct pk_image *img;
+	int i;
 
 	if (!image)
 		return;
 	raw_spin_lock(&c->lock);
 	img = &c->images[image - 1];
-	memcpy(img->stats, stats, sizeof(img->stats));
+	for (i = 0; i <= PROFIL_STAT_MAX; i++)
+		atomic64_set(&img->stats[i], stats[i]);
 	img->final = true;
 	img->session = NULL;
 	/* A start that failed before its session was ever stopped. */
 	if (img->reason == PROFIL_STOP_NONE)
-		img->reason = PROFIL_STOP_REQUEST;
+		WRITE_ONCE(img->reason, PROFIL_STOP_REQUEST);
 	raw_spin_unlock(&c->lock);
 }
 
@@ -459,12 +441,15 @@ static u32 pk_object_insert(struct pk_collector *c, const struct pk_object *k,
 	return id;
 }
 
-/*
- * The object of @vma, added if new.
+/**
+ * pk_object_of() - the object of a mapping, added if new
+ * @c: the collector
+ * @vma: the mapping
+ *
  * Context: process context, mmap_lock of @vma's mm held.
  * Return: its id, or 0 if there is no room for it.
  */
-static u32 pk_object_of(struct pk_collector *c, struct vm_area_struct *vma)
+u32 pk_object_of(struct pk_collector *c, struct vm_area_struct *vma)
 {
 	struct pk_object k = {};
 	const char *name = NULL, *path;
@@ -524,16 +509,23 @@ static bool pk_sample_is(const struct pk_sample *e, u32 image, u32 object,
 	return e->image == image && e->object == object && e->offset == offset;
 }
 
-/*
- * Add @count to the entry (@image, @object, @offset), made if new. An
- * entry is looked for without the lock, along its probe sequence up to
- * the first free slot; only claiming that slot takes c->lock, which then
- * looks on from the same place.
- * Return: false if the table has no room for it.
+/**
+ * pk_sample_add() - count ticks at an (image, object, offset)
+ * @c: the collector
+ * @image: the image's id
+ * @object: the object's id
+ * @offset: the offset in the object
+ * @count: the ticks
+ *
+ * The entry is made if new. It is looked for without the lock, along its
+ * probe sequence up to the first free slot; only claiming that slot takes
+ * c->lock, which then looks on from the same place.
+ *
  * Context: process context, any lock but c->lock.
+ * Return: false if the table has no room for it.
  */
-static bool pk_sample_add(struct pk_collector *c, u32 image, u32 object,
-			  u64 offset, u32 count)
+bool pk_sample_add(struct pk_collector *c, u32 image, u32 object, u64 offset,
+		   u32 count)
 {
 	u32 i = pk_sample_hash(image, object, offset), n;
 	struct pk_sample *e = NULL;
@@ -579,6 +571,36 @@ static bool pk_sample_add(struct pk_collector *c, u32 image, u32 object,
 }
 
 /**
+ * pk_collector_locate() - the object and offset of a user PC
+ * @c: the collector
+ * @mm: the address space, its mmap_lock held
+ * @pc: the user PC
+ * @object: its object's id, 0 if there is no room for a new one
+ * @offset: its offset in the object: a file offset in a file, from the
+ *	start of a special mapping, the address itself in anonymous memory
+ *
+ * Context: process context.
+ * Return: false if @pc is in no mapping.
+ */
+bool pk_collector_locate(struct pk_collector *c, struct mm_struct *mm, u64 pc,
+			 u32 *object, u64 *offset)
+{
+	struct vm_area_struct *vma = vma_lookup(mm, pc);
+
+	if (!vma)
+		return false;
+	*object = pk_object_of(c, vma);
+	if (vma->vm_file)
+		*offset =
+			pc - vma->vm_start + ((u64)vma->vm_pgoff << PAGE_SHIFT);
+	else if (vma->vm_ops && vma->vm_ops->name)
+		*offset = pc - vma->vm_start;
+	else
+		*offset = pc;
+	return true;
+}
+
+/**
  * pk_collect_pc() - attribute ticks at a user PC to a session's profile
  * @s: the kernel-held session
  * @pc: the user PC
@@ -598,10 +620,9 @@ enum pk_collect pk_collect_pc(struct pk_session *s, u64 pc, u32 count)
 {
 	struct pk_collector *c = pk_session_collector(s);
 	struct mm_struct *mm = s->mm;
-	struct vm_area_struct *vma;
-	enum pk_collect ret;
 	u32 object = 0;
 	u64 offset = 0;
+	bool mapped;
 
 	if (!mmget_not_zero(mm))
 		return PK_COLLECT_GONE;
@@ -609,36 +630,17 @@ enum pk_collect pk_collect_pc(struct pk_session *s, u64 pc, u32 count)
 		mmput(mm);
 		return PK_COLLECT_BUSY;
 	}
-	vma = vma_lookup(mm, pc);
-	if (vma) {
-		object = pk_object_of(c, vma);
-		if (vma->vm_file)
-			offset = pc - vma->vm_start +
-				 ((u64)vma->vm_pgoff << PAGE_SHIFT);
-		else if (vma->vm_ops && vma->vm_ops->name)
-			offset = pc - vma->vm_start;
-		else
-			offset = pc;
-	}
+	mapped = pk_collector_locate(c, mm, pc, &object, &offset);
 	mmap_read_unlock(mm);
 	mmput(mm);
 
-	if (!vma)
-		ret = PK_COLLECT_OUTSIDE;
-	else if (!object || !pk_sample_add(c, s->image, object, offset, count))
-		ret = PK_COLLECT_FULL;
-	else
-		ret = PK_COLLECT_ADDED;
-	return ret;
+	if (!mapped)
+		return PK_COLLECT_OUTSIDE;
+	if (!object || !pk_sample_add(c, s->image, object, offset, count))
+		return PK_COLLECT_FULL;
+	return PK_COLLECT_ADDED;
 }
 
-/*
- * Stop every session of @c, which its socket's release made unreachable,
- * and drop the list's reference. The sessions leave the session table:
- * their processes run on unaffected, and the tables are freed once the
- * last of them is.
- * Context: process context.
- */
 /*
  * The session of the first image from *@i on that has one, referenced,
  * and *@i past it; NULL at the end. Closes @c on the way: nothing is
@@ -661,8 +663,13 @@ static struct pk_session *pk_collector_next_session(struct pk_collector *c,
 }
 
 /*
- * Stop every session of @c, then wait one grace period for their ticks
- * and end them: a machine-wide profile has a session per process.
+ * Stop every session of @c, which its socket's release made unreachable,
+ * then wait one grace period for their ticks and end them, and drop the
+ * list's reference. The sessions leave the session table: their
+ * processes run on unaffected, and the tables are freed once the last of
+ * them is. A machine-wide profile has no sessions: the tick stops
+ * sampling into it (pk_machine_release()).
+ * Context: process context.
  */
 static void pk_collector_close(struct pk_collector *c)
 {

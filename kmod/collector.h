@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Collectors (collector.c): profiles the kernel holds for a netlink
- * socket, filled by kernel-held sessions (PROFIL_KIND_HELD) and read
- * with PROFIL_CMD_GET_PROFILE.
+ * socket, filled by kernel-held sessions (PROFIL_KIND_HELD) or by the
+ * machine-wide sampler (machine.c), and read with PROFIL_CMD_GET_PROFILE.
  *
  * A kernel-held session's tick records the user PC only, as a pending
  * entry of its thread (sampler.c); on the thread's return to user mode
  * pk_collect_pc() finds the mapping that holds it and adds the tick to
- * the (image, object, offset) entry of the session's collector.
+ * the (image, object, offset) entry of the session's collector. A
+ * machine-wide tick does the same through pk_machine_image_collect(), which
+ * also finds, or makes, the image of the process.
  */
 #ifndef _PK_COLLECTOR_H
 #define _PK_COLLECTOR_H
@@ -36,18 +38,24 @@ struct task_struct;
 /**
  * struct pk_image - one process image of a profile
  * @session: its session while that exists (unreferenced: the session
- *	clears it, under the collector's lock, before it is freed)
+ *	clears it, under the collector's lock, before it is freed); none in
+ *	a machine-wide profile
+ * @key: machine-wide: the process's tgid in the initial PID namespace,
+ *	the image index's key
  * @pid: in the collector's PID namespace
  * @parent: the image it came from, 0 for one the collector named
  * @exe: its executable's object, 0 if unknown
  * @reason: enum profil_stop_reason, PROFIL_STOP_NONE while followed
+ *	(written under the collector's lock, read with READ_ONCE() too)
  * @final: @stats hold its session's last accounting
  * @comm: its command name, at its end
  * @cgroup: the id of its process's cgroup v2 when it began
- * @stats: the final accounting, indexed by enum profil_stat
+ * @stats: indexed by enum profil_stat: a session's final accounting, or
+ *	a machine-wide image's own, added to from any CPU
  */
 struct pk_image {
 	struct pk_session *session;
+	pid_t key;
 	u32 pid;
 	u32 parent;
 	u32 exe;
@@ -55,7 +63,7 @@ struct pk_image {
 	bool final;
 	char comm[TASK_COMM_LEN];
 	u64 cgroup;
-	u64 stats[PROFIL_STAT_MAX + 1];
+	atomic64_t stats[PROFIL_STAT_MAX + 1];
 };
 
 /* One object; @name is the offset of its NUL-terminated path in names. */
@@ -85,6 +93,11 @@ struct pk_sample {
  * @scope: enum profil_scope; set at the making, before any session
  * @cgroup: for PROFIL_SCOPE_CGROUP, the cgroup whose threads count
  *	(referenced), else NULL; set at the making, read in the tick
+ * @period: machine-wide: the sampling period in ns of CPU time, set
+ *	before the profile is published to the tick
+ * @flags: machine-wide: PROFIL_F_*, likewise
+ * @generation: machine-wide: which profile this is since the module was
+ *	loaded, likewise
  * @ref: the list, each session's parameters, each dump hold one
  * @lock: protects the additions below, @closed and the images' fields;
  *	lookups of objects and samples take it only to add
@@ -93,7 +106,13 @@ struct pk_sample {
  * @images: the image table, @images_max entries
  * @nr_images: images in it, ids 1 to @nr_images
  * @images_max: its size
- * @images_lost: processes not followed for want of room
+ * @images_lost: processes not followed for want of room; machine-wide,
+ *	samples whose process found no room for its image
+ * @samples_lost: machine-wide: samples dropped before their attribution
+ *	(atomic: from the tick and from any CPU's attribution)
+ * @image_index: machine-wide: image ids by @key, open addressing, never
+ *	removed from; published as the object index is
+ * @image_mask: @image_index's size - 1
  * @objects: the object table, PK_OBJECTS_MAX entries
  * @nr_objects: objects in it, ids 1 to @nr_objects
  * @object_index: object ids by (dev, ino), open addressing
@@ -116,6 +135,9 @@ struct pk_collector {
 	struct pid_namespace *pidns;
 	int scope;
 	struct cgroup *cgroup;
+	u32 period;
+	u32 flags;
+	u64 generation;
 	struct kref ref;
 	raw_spinlock_t lock; /* additions, from any context but the tick */
 	bool closed;
@@ -123,6 +145,9 @@ struct pk_collector {
 	u32 nr_images;
 	u32 images_max;
 	u64 images_lost;
+	atomic64_t samples_lost;
+	u32 *image_index;
+	u32 image_mask;
 	struct pk_object *objects;
 	u32 nr_objects;
 	u32 *object_index;
@@ -162,30 +187,9 @@ void pk_collector_put(struct pk_collector *c);
 struct pk_collector *pk_collector_find(struct net *net, u32 portid);
 void pk_collector_discard(struct pk_collector *c);
 bool pk_collector_closed(struct pk_collector *c);
-int pk_collector_kind(const struct pk_collector *c);
-
-/*
- * Whether current's tick counts into @c: in a cgroup profile, only that
- * of a thread in the cgroup or below it. The timer clock's overflow
- * handler holds no rcu_read_lock() of its own, which task_css_set()'s
- * lockdep check wants.
- * Context: either clock, hard interrupt.
- */
-static inline bool pk_collector_counts(const struct pk_collector *c)
-{
-	bool in;
-
-	if (!c->cgroup)
-		return true;
-	rcu_read_lock();
-	in = task_under_cgroup_hierarchy(current, c->cgroup);
-	rcu_read_unlock();
-	return in;
-}
 
 u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
 			   struct task_struct *leader, u32 parent);
-void pk_collector_images_lost(struct pk_collector *c, u32 n);
 bool pk_collector_image_publish(struct pk_collector *c, u32 image,
 				struct pk_session *s);
 void pk_collector_image_end(struct pk_collector *c, u32 image, int reason,
@@ -193,6 +197,15 @@ void pk_collector_image_end(struct pk_collector *c, u32 image, int reason,
 void pk_collector_image_final(struct pk_collector *c, u32 image,
 			      const u64 *stats);
 enum pk_collect pk_collect_pc(struct pk_session *s, u64 pc, u32 count);
+
+/* For the machine-wide profile's images (machine_image.c). */
+struct mm_struct;
+struct vm_area_struct;
+u32 pk_object_of(struct pk_collector *c, struct vm_area_struct *vma);
+bool pk_sample_add(struct pk_collector *c, u32 image, u32 object, u64 offset,
+		   u32 count);
+bool pk_collector_locate(struct pk_collector *c, struct mm_struct *mm, u64 pc,
+			 u32 *object, u64 *offset);
 
 int pk_collectors_init(void);
 void pk_collectors_stop(void);

@@ -36,6 +36,7 @@ static int pk_put_image(struct sk_buff *skb, struct pk_collector *c, u32 i)
 	struct pk_session *s = NULL;
 	struct pk_image img;
 	struct nlattr *nest;
+	int k;
 
 	raw_spin_lock(&c->lock);
 	img = c->images[i];
@@ -45,8 +46,10 @@ static int pk_put_image(struct sk_buff *skb, struct pk_collector *c, u32 i)
 	if (s) {
 		pk_session_stats(s, stats);
 		pk_session_put(s);
-	} else if (img.final) {
-		memcpy(stats, img.stats, sizeof(stats));
+	} else {
+		/* Final, or a machine-wide image's own (zero if neither). */
+		for (k = 0; k <= PROFIL_STAT_MAX; k++)
+			stats[k] = atomic64_read(&c->images[i].stats[k]);
 	}
 
 	nest = nla_nest_start(skb, PROFIL_ATTR_IMAGE);
@@ -147,6 +150,7 @@ static int pk_put_profile_stats(struct sk_buff *skb, struct pk_collector *c)
 	stats[PROFIL_PROFILE_SAMPLES] = c->nr_samples;
 	stats[PROFIL_PROFILE_BYTES] = c->bytes;
 	raw_spin_unlock(&c->lock);
+	stats[PROFIL_PROFILE_SAMPLES_LOST] = atomic64_read(&c->samples_lost);
 	return pk_put_stats(skb, PROFIL_ATTR_PROFILE_STATS, stats,
 			    PROFIL_PROFILE_IMAGES, PROFIL_PROFILE_MAX,
 			    PROFIL_PROFILE_PAD);

@@ -60,13 +60,13 @@ static inline struct nlattr **pk_dump_attrs(struct netlink_callback *cb)
 static inline void pk_probe_stat_runtime(void *data, struct task_struct *task,
 					 u64 runtime)
 {
-	pk_tick_runtime(task, 0);
+	pk_tick_runtime(task, runtime, 0);
 }
 #else
 static inline void pk_probe_stat_runtime(void *data, struct task_struct *task,
 					 u64 runtime, u64 vruntime)
 {
-	pk_tick_runtime(task, rt_task(task) ? runtime : 0);
+	pk_tick_runtime(task, runtime, rt_task(task) ? runtime : 0);
 }
 #endif
 

@@ -17,15 +17,9 @@
 #include "sampler.h"
 #include "session.h"
 
-/*
- * Whether the switches let the new image be followed: a machine-wide
- * profile's maker was privileged, and it follows every image.
- */
-static bool pk_follow_allowed(const struct pk_session *s,
-			      const struct pk_params *req)
+/* Whether the switches let the new image be followed. */
+static bool pk_follow_allowed(const struct pk_params *req)
 {
-	if (s->kind == PROFIL_KIND_MACHINE)
-		return true;
 	return pk_start_allowed(false) &&
 	       (pk_rides_tick(req->rate) || pk_timer_clock_allowed(false));
 }
@@ -50,8 +44,7 @@ static void pk_follow_run(struct callback_head *head)
 	req.parent_image = s->image;
 	req.generation = 0;
 	allowed = !(current->flags & PF_EXITING) &&
-		  !pk_collector_closed(s->collector) &&
-		  pk_follow_allowed(s, &req);
+		  !pk_collector_closed(s->collector) && pk_follow_allowed(&req);
 	/*
 	 * Not over an active one: the new image's tracer may have given it
 	 * a session of another collector at its exec stop.
@@ -70,17 +63,14 @@ static void pk_follow_run(struct callback_head *head)
  * A kernel-held session's process exec'd: its image ends, and the new one
  * is followed, unless the exec raised privileges (a setuid, setgid or
  * file-capability image made the address space undumpable, which is where
- * perf stops too, in begin_new_exec()) and the profile is not
- * machine-wide.
+ * perf stops too, in begin_new_exec()).
  *
  * Context: the sched_process_exec tracepoint, preemption disabled,
  * current == @task.
  */
 void pk_follow_exec(struct pk_session *s, struct task_struct *task)
 {
-	/* A machine-wide profile follows them all, as perf record -a. */
-	bool secure = s->kind != PROFIL_KIND_MACHINE &&
-		      get_dumpable(task->mm) != SUID_DUMP_USER;
+	bool secure = get_dumpable(task->mm) != SUID_DUMP_USER;
 	int reason = secure ? PROFIL_STOP_SECURE_EXEC : PROFIL_STOP_EXEC;
 
 	/* Only the stop that ended it follows: not one a STOP came before. */

@@ -2,7 +2,8 @@
 /*
  * The scheduler tracepoints profil hooks: fork (and task_newtask for
  * io_uring's workers), exec and exit for the process lifecycle, and
- * sched_stat_runtime for the scheduler-tick clock.
+ * sched_stat_runtime for the scheduler-tick clock and the machine-wide
+ * profile's.
  *
  * fork keeps profiling on in parent and child, exec turns it off, and exit
  * forgets the session. The probes run with preemption disabled.
@@ -25,6 +26,7 @@
 #include "attach.h"
 #include "fault.h"
 #include "lifecycle.h"
+#include "machine.h"
 #include "session.h"
 
 static void pk_probe_fork(void *data, struct task_struct *parent,
@@ -51,13 +53,16 @@ static void pk_probe_exec(void *data, struct task_struct *task, pid_t old_pid,
 			  struct linux_binprm *bprm)
 {
 	pk_session_exec(task);
+	pk_machine_exec(task);
 }
 
 static void pk_probe_exit(void *data, struct task_struct *task)
 {
 	/* Only the group's last threads (two may see it dead) end it. */
-	if (!atomic_read(&task->signal->live))
+	if (!atomic_read(&task->signal->live)) {
 		pk_session_exit(task);
+		pk_machine_exit(task);
+	}
 }
 
 /*
@@ -115,7 +120,7 @@ static void pk_tick_idle(struct work_struct *work);
  * debugfs. The probe itself (interrupt context) reads none of them.
  */
 static DEFINE_MUTEX(pk_tick_mutex);
-/* Sessions on the scheduler-tick clock. */
+/* Sessions on the scheduler-tick clock, and the machine-wide profile. */
 static unsigned int pk_tick_users;
 /* The probe is registered: while there are users, and a grace time after. */
 static bool pk_tick_registered;

@@ -1,71 +1,169 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The machine-wide profile: a collector that follows every process.
+ * The machine-wide profile: the tick samples whatever user task it
+ * interrupts, with no session and no state per process.
  *
- * A COLLECT with a machine or cgroup scope starts a session of
- * PROFIL_KIND_MACHINE on each process there is, in passes over the
- * process list until one finds none left without; from then on every
- * fork and exec is followed as for any kernel-held session, so the
- * kernel finds the new processes itself. Kernel threads are left out:
- * they run no user code. A cgroup profile follows the same processes and
- * counts the ticks of those in the cgroup (pk_collector_counts()), so
- * that a process that moves in or out is counted while it is there.
+ * A COLLECT with a machine or cgroup scope makes a collector and claims
+ * it as the machine-wide profile (one at a time), which the scheduler
+ * tick's probe then samples into, as ``perf record -a`` samples each CPU:
  *
- * A process has at most one session of each kind: one machine-wide
- * profile runs at a time, which pk_machine claims.
+ *  - the clock is each CPU's: the CPU time of the tasks it runs, added up
+ *    from every runtime update the scheduler makes (pk_machine_runtime());
+ *    idle time adds nothing. Each time it crosses a sampling period the
+ *    tick samples the task it interrupted, in user mode (or in the kernel
+ *    with PROFIL_F_SYSTEM_TICKS, at the PC the task entered it), and
+ *    counts the whole periods it came too late for as missed;
+ *  - the PC goes into one of the CPU's few sample slots, queued as
+ *    task_work of the task: on its return to user mode, with the mapping
+ *    the tick saw, pk_machine_image_collect() attributes it to the
+ *    (image, object, offset) of the profile, and makes the process's
+ *    image at its first sample (machine_image.c);
+ *  - the exec and exit probes end a process's image, if it has one.
+ *
+ * A process's fork, exec and exit therefore cost the profile a look-up at
+ * most, and a process no tick reaches costs nothing else. Kernel threads
+ * run no user code: their ticks are not samples. A cgroup profile takes
+ * the samples of the tasks in the cgroup, or below it, at their tick.
+ * Rates above HZ would need a timer per CPU and are refused: the
+ * machine-wide profile rides the tick alone.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitops.h>
+#include <linux/cgroup.h>
 #include <linux/errno.h>
+#include <linux/math64.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/sched/signal.h>
-#include <linux/sched/task.h>
-#include <linux/slab.h>
+#include <linux/sched/task_stack.h>
+#include <linux/task_work.h>
+#include <asm/irq_regs.h>
 
 #include "collector.h"
+#include "lifecycle.h"
 #include "machine.h"
-#include "session.h"
-
-/* The machine-wide profile, referenced, until its close ends it. */
-static struct pk_collector *pk_machine;
-static DEFINE_MUTEX(pk_machine_mutex);
+#include "machine_image.h"
+#include "sampler.h"
 
 /*
- * Passes over the process list before a start gives up on processes
- * forked by others it has not reached yet: each pass follows what the
- * last one missed, and a fork from a followed process is followed anyway.
+ * Samples a CPU may have queued and not yet attributed. A sample taken
+ * in user mode is attributed on the return from the tick's interrupt,
+ * unless the task is preempted first; one taken in the kernel waits for
+ * the system call to return. A sample that finds them all queued is
+ * dropped and counted in the profile's samples_lost.
  */
-#define PK_MACHINE_PASSES 8
+#define PK_MACHINE_SLOTS 16
 
 /**
- * pk_machine_claim() - make @c the machine-wide profile
- * @c: a new machine-wide collector
- *
- * Context: process context.
- * Return: 0, or -EBUSY while another one runs (until its close ends
- *	its sessions).
+ * struct pk_machine_sample - a sample on its way to the profile
+ * @work: queued on the sampled task
+ * @c: the profile (referenced)
+ * @mm: the address space the tick saw, only ever compared
+ * @pc: the user PC
+ * @missed: whole periods the tick came too late for
+ * @system: the tick was in the kernel
+ * @cpu: the CPU whose slot this is
+ * @index: the slot's bit in that CPU's @busy
  */
-int pk_machine_claim(struct pk_collector *c)
+struct pk_machine_sample {
+	struct callback_head work;
+	struct pk_collector *c;
+	const struct mm_struct *mm;
+	u64 pc;
+	u32 missed;
+	bool system;
+	u16 cpu;
+	u8 index;
+};
+
+/**
+ * struct pk_machine_cpu - one CPU's clock and sample slots
+ * @clock: CPU time since the last sampling point, in ns
+ * @generation: the profile @clock counts for
+ * @phase: where @clock starts for the next profile, drawn at its claim
+ *	(a random phase per CPU, drawn where no runqueue lock is held)
+ * @busy: the slots queued; set by the CPU's tick, cleared by the
+ *	attribution, which may run on another CPU (atomic bit operations)
+ * @slots: the sample slots
+ *
+ * @clock and @generation are written by the runtime updates of the
+ * CPU's tasks, under its runqueue lock, which the scheduler holds
+ * across every sched_stat_runtime tracepoint: a remote wakeup updates
+ * another CPU's runtime, under that CPU's lock. @phase is written by a
+ * claim before the profile is published, and read after the runtime
+ * updates see it.
+ */
+struct pk_machine_cpu {
+	u64 clock;
+	u64 generation;
+	u32 phase;
+	unsigned long busy;
+	struct pk_machine_sample slots[PK_MACHINE_SLOTS];
+};
+
+static DEFINE_PER_CPU(struct pk_machine_cpu, pk_machine_cpus);
+
+/*
+ * The profile the tick samples into, or NULL. Published with
+ * rcu_assign_pointer() once its period and flags are set, read by the
+ * tracepoint probes (preemption disabled: an RCU read-side section);
+ * pk_machine_release() waits a grace period after clearing it.
+ */
+static struct pk_collector __rcu *pk_machine_live;
+
+/* The claimed profile, referenced, until its close; under the mutex. */
+static struct pk_collector *pk_machine;
+static DEFINE_MUTEX(pk_machine_mutex);
+static u64 pk_machine_generation;
+
+/**
+ * pk_machine_claim() - make @c the machine-wide profile and start it
+ * @c: a new machine-wide collector
+ * @rate: samples per second of each CPU's time, at most HZ
+ * @flags: PROFIL_F_*; PROFIL_F_SYSTEM_TICKS is the one that applies
+ *
+ * Context: process context, may sleep.
+ * Return: 0, -EBUSY while another one runs, or an errno from the tick
+ *	probe's registration.
+ */
+int pk_machine_claim(struct pk_collector *c, u32 rate, u32 flags)
 {
 	int err = -EBUSY;
+	unsigned int cpu;
 
 	mutex_lock(&pk_machine_mutex);
-	if (!pk_machine) {
-		pk_collector_get(c);
-		pk_machine = c;
-		err = 0;
-	}
+	if (pk_machine)
+		goto unlock;
+	err = pk_tick_clock_get();
+	if (err)
+		goto unlock;
+	pk_collector_get(c);
+	pk_machine = c;
+	c->period = NSEC_PER_SEC / rate;
+	/* The last profile's grace period is over: no tick reads these. */
+	for_each_possible_cpu(cpu)
+		per_cpu(pk_machine_cpus, cpu).phase =
+			get_random_u32_below(c->period);
+	c->flags = flags;
+	c->generation = ++pk_machine_generation;
+	rcu_assign_pointer(pk_machine_live, c);
+unlock:
 	mutex_unlock(&pk_machine_mutex);
 	return err;
 }
 
 /**
- * pk_machine_release() - a machine-wide profile's sessions are ended
+ * pk_machine_release() - stop sampling into a machine-wide profile
  * @c: the collector, closed
  *
- * Context: process context, the collector's close.
+ * The samples queued already hold their own references on @c: they are
+ * dropped once they find it closed.
+ *
+ * Context: process context, the collector's close or the module's exit.
  */
 void pk_machine_release(struct pk_collector *c)
 {
@@ -73,105 +171,204 @@ void pk_machine_release(struct pk_collector *c)
 
 	mutex_lock(&pk_machine_mutex);
 	ours = pk_machine == c;
-	if (ours)
+	if (ours) {
+		RCU_INIT_POINTER(pk_machine_live, NULL);
 		pk_machine = NULL;
+	}
 	mutex_unlock(&pk_machine_mutex);
-	if (ours)
-		pk_collector_put(c);
-}
-
-/*
- * Take references on the processes without a machine-wide session, up to
- * @max. Return: how many there are, which may exceed @max.
- */
-static unsigned int pk_machine_collect(struct task_struct **tasks,
-				       unsigned int max)
-{
-	struct task_struct *p;
-	unsigned int n = 0;
-
-	rcu_read_lock();
-	for_each_process(p) {
-		if ((p->flags & PF_KTHREAD) ||
-		    pk_session_lookup(task_tgid(p), PROFIL_KIND_MACHINE))
-			continue;
-		if (n < max) {
-			get_task_struct(p);
-			tasks[n] = p;
-		}
-		n++;
-	}
-	rcu_read_unlock();
-	return n;
-}
-
-/*
- * One pass: a session on each process that has none. One that exits
- * meanwhile is not followed, nor any once the profile is full.
- * Return: the sessions this pass started, or a negative errno: -ENOSPC
- * when the profile is full (its images_lost counts the process that
- * found it full and each one after it).
- */
-static int pk_machine_pass(const struct pk_params *req)
-{
-	struct task_struct **tasks;
-	unsigned int i, n, max;
-	int started = 0, err = 0, ret;
-
-	for (max = 256;; max = n + 64) {
-		tasks = kvmalloc_array(max, sizeof(*tasks),
-				       GFP_KERNEL | __GFP_NOWARN);
-		if (!tasks)
-			return -ENOMEM;
-		n = pk_machine_collect(tasks, max);
-		if (n <= max)
-			break;
-		for (i = 0; i < max; i++)
-			put_task_struct(tasks[i]);
-		kvfree(tasks);
-	}
-	for (i = 0; i < n; i++) {
-		if (!err && fatal_signal_pending(current))
-			err = -EINTR;
-		if (!err) {
-			ret = pk_session_start(tasks[i], req,
-					       PK_START_UNLESS_ACTIVE);
-			if (!ret)
-				started++;
-			else if (ret == -ENOSPC || ret == -ENOMEM ||
-				 ret == -ESHUTDOWN)
-				err = ret;
-			/* This one counted itself; the rest have no room either. */
-			if (ret == -ENOSPC)
-				pk_collector_images_lost(req->collector,
-							 n - i - 1);
-		}
-		put_task_struct(tasks[i]);
-	}
-	kvfree(tasks);
-	return err ?: started;
+	if (!ours)
+		return;
+	/* No tick holds it any more once a grace period has passed. */
+	synchronize_rcu();
+	pk_tick_clock_put();
+	pk_collector_put(c);
 }
 
 /**
- * pk_machine_follow_all() - follow every process into a machine profile
- * @req: the parameters, with the claimed collector
+ * pk_machine_stop() - the module goes: stop the machine-wide profile
  *
- * Context: process context, may sleep; a fatal signal interrupts it.
- * Return: 0, also when the profile filled up (its statistics say so), or
- * -EINTR or -ENOMEM. The sessions started stay: the collector's close
- * ends them.
+ * Before the tick probe's own teardown, which its release would queue
+ * work for; the collector itself goes with the others.
+ *
+ * Context: module exit, after the last request and socket close.
  */
-int pk_machine_follow_all(const struct pk_params *req)
+void pk_machine_stop(void)
 {
-	unsigned int pass;
-	int started;
+	struct pk_collector *c;
 
-	for (pass = 0; pass < PK_MACHINE_PASSES; pass++) {
-		started = pk_machine_pass(req);
-		if (started == -ENOSPC)
-			return 0;
-		if (started <= 0)
-			return started;
+	mutex_lock(&pk_machine_mutex);
+	c = pk_machine;
+	mutex_unlock(&pk_machine_mutex);
+	if (c)
+		pk_machine_release(c);
+}
+
+/*
+ * task_work of a sampled task, queued by pk_machine_sample(): process
+ * context, current the sampled task, on its way back to user mode (or
+ * exiting, with no address space left: the sample is lost).
+ */
+static void pk_machine_attribute(struct callback_head *head)
+{
+	struct pk_machine_sample *slot =
+		container_of(head, struct pk_machine_sample, work);
+	struct pk_machine_sample ms = *slot;
+
+	/* The slot is free again, for its CPU's next tick. */
+	clear_bit_unlock(ms.index, &per_cpu(pk_machine_cpus, ms.cpu).busy);
+	if (!pk_collector_closed(ms.c)) {
+		/* An exec since the tick: the PC was the old program's. */
+		if (current->mm && current->mm == ms.mm)
+			pk_machine_image_collect(ms.c, ms.pc, ms.missed,
+						 ms.system);
+		else
+			atomic64_inc(&ms.c->samples_lost);
 	}
-	return 0;
+	pk_collector_put(ms.c);
+	module_put(THIS_MODULE);
+}
+
+/*
+ * Whether current's tick counts into @c: in a cgroup profile, only that
+ * of a task in the cgroup or below it.
+ */
+static bool pk_machine_counts(const struct pk_collector *c)
+{
+	bool in;
+
+	if (!c->cgroup)
+		return true;
+	rcu_read_lock();
+	in = task_under_cgroup_hierarchy(current, c->cgroup);
+	rcu_read_unlock();
+	return in;
+}
+
+/*
+ * Take a sample of current, interrupted at @regs, into @c.
+ * Context: the tick, hard interrupt, @mc is this CPU's.
+ */
+static void pk_machine_sample(struct pk_collector *c, struct pk_machine_cpu *mc,
+			      u32 missed, struct pt_regs *regs)
+{
+	struct pk_machine_sample *slot;
+	bool system = false;
+	unsigned int i;
+
+	if ((current->flags & PF_KTHREAD) || !current->mm)
+		return;
+	if (!user_mode(regs)) {
+		if (!(c->flags & PROFIL_F_SYSTEM_TICKS) ||
+		    (current->flags & PK_NO_USER_REGS))
+			return;
+		/* The user PC at which the task entered the kernel. */
+		regs = task_pt_regs(current);
+		system = true;
+	}
+	if (!pk_machine_counts(c))
+		return;
+
+	/* Only this CPU sets its bits: a free one found stays free. */
+	i = find_first_zero_bit(&mc->busy, PK_MACHINE_SLOTS);
+	if (i >= PK_MACHINE_SLOTS || test_and_set_bit_lock(i, &mc->busy))
+		goto lost;
+	slot = &mc->slots[i];
+	if (!try_module_get(THIS_MODULE))
+		goto free_slot;
+	slot->c = c;
+	slot->mm = current->mm;
+	slot->pc = instruction_pointer(regs);
+	slot->missed = missed;
+	slot->system = system;
+	slot->cpu = smp_processor_id();
+	slot->index = i;
+	init_task_work(&slot->work, pk_machine_attribute);
+	/*
+	 * Fails past exit_task_work(): nothing would run it. Else it runs
+	 * no sooner than current leaves this interrupt: the reference on
+	 * the profile is taken in time.
+	 */
+	if (!task_work_add(current, &slot->work, TWA_RESUME)) {
+		pk_collector_get(c);
+		return;
+	}
+	module_put(THIS_MODULE);
+free_slot:
+	clear_bit_unlock(i, &mc->busy);
+lost:
+	atomic64_inc(&c->samples_lost);
+}
+
+/**
+ * pk_machine_runtime() - the machine-wide profile's clock
+ * @task: the task whose runtime was just updated, running on its CPU
+ * @delta: the runtime the update adds
+ *
+ * Called by the sched_stat_runtime probe on every runtime update of a
+ * running task while the probe is registered. Adds @delta to the CPU's
+ * clock; at the scheduler tick (hard interrupt, @task current) takes a
+ * sample each time the clock has crossed a sampling period.
+ *
+ * Context: the tracepoint, preemption disabled, the runqueue lock of
+ * @task's CPU held.
+ */
+void pk_machine_runtime(struct task_struct *task, u64 delta)
+{
+	struct pk_machine_cpu *mc;
+	struct pk_collector *c;
+	struct pt_regs *regs;
+	u64 n, period;
+
+	c = rcu_dereference_sched(pk_machine_live);
+	if (!c)
+		return;
+	mc = per_cpu_ptr(&pk_machine_cpus, task_cpu(task));
+	period = c->period;
+	if (unlikely(mc->generation != c->generation)) {
+		/* A new profile: pairs with the claim's rcu_assign_pointer(). */
+		mc->generation = c->generation;
+		mc->clock = mc->phase;
+	}
+	mc->clock += delta;
+	if (task != current || !in_hardirq() || mc->clock < period)
+		return;
+	regs = get_irq_regs();
+	if (!regs)
+		return;
+	/* On time, as nearly always: no division. */
+	n = 1;
+	if (unlikely(mc->clock >= 2 * period))
+		n = div64_u64(mc->clock, period);
+	mc->clock -= n * period;
+	pk_machine_sample(c, mc, min_t(u64, n - 1, U32_MAX), regs);
+}
+
+/**
+ * pk_machine_exec() - a process exec'd: its old program's image ends
+ * @task: current
+ *
+ * Context: the sched_process_exec tracepoint, preemption disabled.
+ */
+void pk_machine_exec(struct task_struct *task)
+{
+	struct pk_collector *c = rcu_dereference_sched(pk_machine_live);
+
+	if (c)
+		pk_machine_image_end(c, task_tgid_nr(task), PROFIL_STOP_EXEC,
+				     NULL);
+}
+
+/**
+ * pk_machine_exit() - a process is gone: its image ends
+ * @task: current, a thread exiting after its group died
+ *
+ * Context: the sched_process_exit tracepoint, preemption disabled.
+ */
+void pk_machine_exit(struct task_struct *task)
+{
+	struct pk_collector *c = rcu_dereference_sched(pk_machine_live);
+
+	if (c)
+		pk_machine_image_end(c, task_tgid_nr(task), PROFIL_STOP_EXIT,
+				     task);
 }

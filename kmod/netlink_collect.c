@@ -7,8 +7,8 @@
  * execs), GET_PROFILE on it reads the profile, and closing it stops
  * them all (collector.c). The rules for a process are START's: the
  * process itself, or its ptrace tracer; the switches as for START. A
- * machine-wide COLLECT follows every process instead (machine.c), for
- * a caller with CAP_PERFMON, as perf record -a.
+ * machine-wide COLLECT has the tick sample every process instead
+ * (machine.c), for a caller with CAP_PERFMON, as perf record -a.
  */
 #include <linux/capability.h>
 #include <linux/cgroup.h>
@@ -100,10 +100,15 @@ static struct pk_collector *pk_nl_collector(struct genl_info *info,
 	return c;
 }
 
+/* Refusals of a machine-wide COLLECT that name no attribute of their own. */
+#define PK_MSG_TICK_ONLY \
+	"a machine-wide profile rides the scheduler tick: a rate of at most HZ"
+#define PK_MSG_BUSY "another machine-wide profile is running"
+
 /*
  * COLLECT with a machine or cgroup scope: a new collector for the
- * socket, claimed as the machine-wide profile, and a session on every
- * process.
+ * socket, claimed as the machine-wide profile, which the tick samples
+ * into from then on.
  */
 static int pk_nl_collect_machine(struct genl_info *info, struct pk_params *req,
 				 int scope)
@@ -135,6 +140,11 @@ static int pk_nl_collect_machine(struct genl_info *info, struct pk_params *req,
 				   "a machine-wide profile needs CAP_PERFMON");
 		return -EPERM;
 	}
+	if (!pk_rides_tick(req->rate)) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[PROFIL_ATTR_RATE],
+				    PK_MSG_TICK_ONLY);
+		return -EINVAL;
+	}
 	err = pk_nl_collect_bounds(attrs, &spec, extack);
 	if (err)
 		return err;
@@ -152,18 +162,11 @@ static int pk_nl_collect_machine(struct genl_info *info, struct pk_params *req,
 		cgroup_put(spec.cgroup);
 	if (IS_ERR(c))
 		return PTR_ERR(c);
-	err = pk_machine_claim(c);
-	if (err) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "another machine-wide profile is running");
-		pk_collector_discard(c);
-		goto out;
-	}
-	req->collector = c;
-	err = pk_machine_follow_all(req);
+	err = pk_machine_claim(c, req->rate, req->flags);
+	if (err == -EBUSY)
+		NL_SET_ERR_MSG_MOD(extack, PK_MSG_BUSY);
 	if (err)
-		NL_SET_ERR_MSG_MOD(extack, "cannot follow every process");
-out:
+		pk_collector_discard(c);
 	pk_collector_put(c);
 	return err;
 }

@@ -34,6 +34,7 @@
 
 #include "collector.h"
 #include "fault.h"
+#include "machine.h"
 #include "regions.h"
 #include "sampler.h"
 #include "session.h"
@@ -41,19 +42,6 @@
 
 /* Retries of the locked add before a plain one; contention is rare. */
 #define PK_CMPXCHG_TRIES 16
-
-/*
- * Threads whose saved user registers are not a user context: io_uring's
- * workers (PF_IO_WORKER), and from 6.4 every thread create_io_thread() or
- * vhost makes (PF_USER_WORKER). They run kernel code from their first
- * instruction; copy_thread() gives them the creator's registers with the
- * PC and the stack pointer zeroed, so task_pt_regs() would charge PC 0.
- */
-#ifdef PF_USER_WORKER
-#define PK_NO_USER_REGS (PF_IO_WORKER | PF_USER_WORKER)
-#else
-#define PK_NO_USER_REGS PF_IO_WORKER
-#endif
 
 #ifndef unsafe_try_cmpxchg_user
 /* No user cmpxchg: every add is a plain read-modify-write. */
@@ -252,10 +240,6 @@ pk_sample(struct pk_thread *t, const struct pk_params *p, struct pt_regs *regs)
 	}
 
 	if (p->collector) {
-		if (!pk_collector_counts(p->collector)) {
-			pk_stat_inc(s, PROFIL_STAT_OUT_OF_RANGE);
-			return;
-		}
 		/* Attributed on the return to user mode: pk_collect_pc(). */
 		pk_defer(t, instruction_pointer(regs), p->generation,
 			 PK_KIND_HELD);
@@ -468,6 +452,7 @@ static void pk_tick_thread(struct pk_thread *t, const struct pk_params *p,
 /**
  * pk_tick_runtime() - clock two, at or below HZ: the scheduler tick
  * @task: the task whose runtime was just updated
+ * @delta: the runtime this update adds
  * @pending: runtime of this update not yet in its sum_exec_runtime
  *
  * Called by the probe on the sched_stat_runtime tracepoint,
@@ -476,13 +461,16 @@ static void pk_tick_thread(struct pk_thread *t, const struct pk_params *p,
  * interrupt context for current it samples the interrupted registers
  * each time the thread's CPU time crosses a sampling period, so the
  * sample costs no interrupt of its own. Other calls (from schedule(),
- * wakeups in process context) return at once.
+ * wakeups in process context) return at once, but for the machine-wide
+ * profile's clock (pk_machine_runtime()), which counts them all.
  */
-void pk_tick_runtime(struct task_struct *task, u64 pending)
+void pk_tick_runtime(struct task_struct *task, u64 delta, u64 pending)
 {
 	const struct pk_params *p;
 	struct pk_thread *t;
 	struct pt_regs *regs;
+
+	pk_machine_runtime(task, delta);
 
 	/*
 	 * A kernel thread runs no user code and has no record. Among them

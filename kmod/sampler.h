@@ -6,6 +6,7 @@
 #ifndef _PK_SAMPLER_H
 #define _PK_SAMPLER_H
 
+#include <linux/sched.h>
 #include <linux/types.h>
 
 struct callback_head;
@@ -13,8 +14,21 @@ struct perf_event;
 struct pk_thread;
 struct task_struct;
 
+/*
+ * Threads whose saved user registers are not a user context: io_uring's
+ * workers (PF_IO_WORKER), and from 6.4 every thread create_io_thread() or
+ * vhost makes (PF_USER_WORKER). They run kernel code from their first
+ * instruction; copy_thread() gives them the creator's registers with the
+ * PC and the stack pointer zeroed, so task_pt_regs() would charge PC 0.
+ */
+#ifdef PF_USER_WORKER
+#define PK_NO_USER_REGS (PF_IO_WORKER | PF_USER_WORKER)
+#else
+#define PK_NO_USER_REGS PF_IO_WORKER
+#endif
+
 bool pk_rides_tick(u32 rate);
-void pk_tick_runtime(struct task_struct *task, u64 pending);
+void pk_tick_runtime(struct task_struct *task, u64 delta, u64 pending);
 struct perf_event *pk_sampler_create(struct pk_thread *t, u32 rate,
 				     bool random_first);
 void pk_deferred_write(struct callback_head *head);

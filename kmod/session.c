@@ -644,19 +644,16 @@ err_put_new:
 void pk_session_exec(struct task_struct *task)
 {
 	struct pk_session *s;
-	int kind;
 
 	s = pk_session_find(task_tgid(task), PROFIL_KIND_BUFFER);
 	if (s) {
 		pk_session_stop(s, PROFIL_STOP_EXEC, 0);
 		pk_session_put(s);
 	}
-	for (kind = PROFIL_KIND_HELD; kind <= PROFIL_KIND_MACHINE; kind++) {
-		s = pk_session_find(task_tgid(task), kind);
-		if (s) {
-			pk_follow_exec(s, task);
-			pk_session_put(s);
-		}
+	s = pk_session_find(task_tgid(task), PROFIL_KIND_HELD);
+	if (s) {
+		pk_follow_exec(s, task);
+		pk_session_put(s);
 	}
 }
 

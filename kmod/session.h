@@ -150,8 +150,7 @@ static inline void pk_stat_inc(struct pk_session *s, enum profil_stat i)
 /* The kind of session a start with @p makes. */
 static inline int pk_params_kind(const struct pk_params *p)
 {
-	return p->collector ? pk_collector_kind(p->collector) :
-			      PROFIL_KIND_BUFFER;
+	return p->collector ? PROFIL_KIND_HELD : PROFIL_KIND_BUFFER;
 }
 
 /* A reference on @s unless it is being freed. */

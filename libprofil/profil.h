@@ -422,8 +422,9 @@ int profil_session_get_regions(struct profil_handle *h, pid_t pid,
 
 /*
  * Kernel-held profiles (PROFIL_CMD_COLLECT): the kernel follows a process
- * and what it forks and execs, and keeps the profile for the handle's
- * socket, its collector, until the handle is closed.
+ * and what it forks and execs (or, machine-wide, samples whatever user
+ * task each CPU's tick interrupts), and keeps the profile for the
+ * handle's socket, its collector, until the handle is closed.
  */
 
 /**
@@ -466,14 +467,20 @@ int profil_collect(struct profil_handle *h,
 
 /**
  * struct profil_machine_params - arguments of profil_collect_machine()
- * @rate: samples per second of CPU time, as for profil_collect()
- * @flags: PROFIL_F_* as for profil_collect()
- * @images_max: the most images (process images: forks and execs) the
- *	profile keeps, 0 for PROFIL_IMAGES_DEFAULT
+ * @rate: samples per second of each CPU's time, PROFIL_RATE_MIN to the
+ *	kernel's HZ (EINVAL above: the profile rides the scheduler tick);
+ *	0 lets the kernel pick PROFIL_RATE_DEFAULT
+ * @flags: PROFIL_F_* of <linux/profil.h>: PROFIL_F_SYSTEM_TICKS charges a
+ *	tick in the kernel to the user PC where the task entered it;
+ *	PROFIL_F_NO_INHERIT has no effect
+ * @images_max: the most images the profile keeps, 0 for
+ *	PROFIL_IMAGES_DEFAULT: one per program sampled (a process from its
+ *	first sample to its exec or exit) during the whole run
  * @samples_max: the most distinct (image, object, offset) entries, 0 for
  *	PROFIL_SAMPLES_DEFAULT
  * @cgroup_fd: an open file descriptor of a cgroup v2 directory: only the
- *	ticks of threads in it or below it count; -1 for the whole machine
+ *	tasks in it or below it when the tick finds them are sampled; -1 for
+ *	the whole machine
  */
 struct profil_machine_params {
 	uint32_t rate;
@@ -484,36 +491,44 @@ struct profil_machine_params {
 };
 
 /**
- * profil_collect_machine() - follow every process of the machine into
+ * profil_collect_machine() - sample every process of the machine into
  * the profile @h collects, as perf record -a does
  *
- * The kernel follows every process there is, and what each forks and
- * execs, until @h is closed. @h must not collect anything yet: the
- * machine-wide profile is all it holds. Needs CAP_PERFMON or
- * CAP_SYS_ADMIN; one runs at a time on a machine.
+ * Until @h is closed, each CPU's scheduler tick, once per sampling period
+ * of that CPU's busy time, samples the user task it interrupts. No
+ * process gets a session and nothing is done at a fork: a process's image
+ * begins at its first sample and ends at its exec or exit, and a process
+ * never sampled has none. Samples taken but attributed to no image are
+ * counted in the profile's PROFIL_PROFILE_SAMPLES_LOST. @h must not
+ * collect anything yet: the machine-wide profile is all it holds. Needs
+ * CAP_PERFMON or CAP_SYS_ADMIN; one runs at a time on a machine.
  *
  * Return: 0, or -1 with errno set: EINVAL for a NULL @h or @p, else the
- * kernel's answer (EPERM: CAP_PERFMON needed; EBUSY: another
- * machine-wide profile runs; EEXIST: @h collects already; EBADF: not a
- * cgroup v2 directory; ERANGE; ENOMEM; EINTR) and profil_strerror() its
- * text.
+ * kernel's answer (EPERM: CAP_PERFMON needed; EINVAL: a rate above HZ
+ * or an unknown flag; EBUSY: another machine-wide profile runs; EEXIST:
+ * @h collects already; EBADF: not a cgroup v2 directory; ERANGE; ENOMEM)
+ * and profil_strerror() its text.
  */
 int profil_collect_machine(struct profil_handle *h,
 			   const struct profil_machine_params *p);
 
 /**
  * struct profil_image - one image of a kernel-held profile: a process
- * from its fork (or the profil_collect() that named it) to its exit or
- * its next execve()
+ * from its fork (or the profil_collect() that named it; machine-wide,
+ * its first sample) to its exit or its next execve()
  * @id: its number in the profile, from 1
- * @parent: the image it was forked or exec'd from, 0 for a named process
+ * @parent: the image it was forked or exec'd from, 0 for a named process;
+ *	machine-wide, its previous program's image if that ended at an
+ *	exec, else its parent process's, 0 if neither has one
  * @pid: its process id in the collector's PID namespace (0: not visible)
- * @comm: its command name when it ended (or now)
+ * @comm: its command name when it ended (or now); machine-wide, that of
+ *	its first sampled thread, taken again at its exit
  * @exe: the object (&struct profil_object @id) of its executable, 0 if
  *	unknown
  * @reason: PROFIL_STOP_* why it ended, PROFIL_STOP_NONE while followed
  * @stats: its ticks by enum profil_stat, @nstats of them (indexes the
- *	kernel did not send are 0); valid during the callback only
+ *	kernel did not send are 0); machine-wide, the image's own counts of
+ *	its samples; valid during the callback only
  * @nstats: the length of @stats
  * @cgroup: the id of its process's cgroup v2 when it began (the inode
  *	number of the cgroup's directory), 0 if the kernel did not say
@@ -562,7 +577,8 @@ struct profil_object {
  * @samples: with @n (image, object, offset, count) entries, after the
  *	objects; a sample's image and object were passed before it
  * @stats: once, last: the profile's counters by enum
- *	profil_profile_stat, @n of them
+ *	profil_profile_stat, @n of them (PROFIL_PROFILE_SAMPLES_LOST:
+ *	machine-wide samples attributed to no image)
  */
 struct profil_profile_ops {
 	int (*image)(const struct profil_image *img, void *data);

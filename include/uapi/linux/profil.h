@@ -55,10 +55,11 @@
  *	count every tick. The profile lives until the socket is closed,
  *	which stops every session of it. With %PROFIL_ATTR_SCOPE
  *	%PROFIL_SCOPE_MACHINE or %PROFIL_SCOPE_CGROUP (no %PROFIL_ATTR_PID,
- *	on a socket without a profile yet) every process of the machine is
- *	followed instead, in sessions of %PROFIL_KIND_MACHINE: this needs
- *	CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace, as
- *	``perf record -a`` does, and one such profile runs at a time
+ *	on a socket without a profile yet) the scheduler tick samples every
+ *	user task of the machine into the profile instead, per CPU, as
+ *	``perf record -a`` does, with no session per process: this needs
+ *	CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace, a rate
+ *	of at most HZ (-EINVAL), and one such profile runs at a time
  *	(-EBUSY).
  * @PROFIL_CMD_GET_PROFILE: dump only, on the collector's own socket: its
  *	profile, messages of %PROFIL_ATTR_IMAGE nests, then of
@@ -95,7 +96,9 @@ enum profil_cmd {
  *	rule) and counted in %PROFIL_STAT_SYSTEM_DROPPED.
  * @PROFIL_F_NO_INHERIT: a process forked from the profiled one is not
  *	profiled (by default it gets a session of its own with the same
- *	parameters). New threads are profiled either way.
+ *	parameters). New threads are profiled either way. No effect on a
+ *	machine-wide COLLECT (%PROFIL_SCOPE_MACHINE, %PROFIL_SCOPE_CGROUP),
+ *	which follows no process: the tick samples whatever task it finds.
  */
 enum profil_flags {
 	PROFIL_F_SYSTEM_TICKS = 1U << 0,
@@ -190,7 +193,8 @@ enum profil_stop_reason {
  *	pc >= offset and that index is below bufsiz / 2 (an odd last byte is
  *	unused). This mapping is part of the ABI: a buffer filled by the
  *	kernel reads the same as one filled by glibc.
- * @PROFIL_ATTR_RATE: u32, samples per second of CPU time.
+ * @PROFIL_ATTR_RATE: u32, samples per second of CPU time: each thread's,
+ *	or for a machine-wide COLLECT each CPU's (at most HZ).
  * @PROFIL_ATTR_FLAGS: u32, &enum profil_flags.
  * @PROFIL_ATTR_STATE: u32, &enum profil_state (kernel to user only).
  * @PROFIL_ATTR_REASON: u32, &enum profil_stop_reason (kernel to user only).
@@ -317,19 +321,25 @@ enum profil_region_attr {
  *	could not be faulted in for lack of memory (a memory cgroup at its
  *	limit); profiling goes on. A subset of DISCARDED, as OVERFLOW is of
  *	the other categories.
- * @PROFIL_STAT_MMAP_BUSY: kernel-held sessions: ticks given up because
+ * @PROFIL_STAT_MMAP_BUSY: kernel-held profiles: ticks given up because
  *	another thread held the address space's mapping lock for writing
  *	when they were to be attributed (the thread never waits for it). A
  *	subset of DISCARDED.
- * @PROFIL_STAT_PROFILE_FULL: kernel-held sessions: ticks given up because
+ * @PROFIL_STAT_PROFILE_FULL: kernel-held profiles: ticks given up because
  *	the profile had no room for their image, object or offset. A subset
  *	of DISCARDED.
  *
  * A kernel-held session counts IN_RANGE for a tick added to its profile
- * and OUT_OF_RANGE for one whose PC was in no mapping (or, in a cgroup
- * profile, whose thread was outside the cgroup). Every tick of it
+ * and OUT_OF_RANGE for one whose PC was in no mapping. Every tick of it
  * takes the deferred path (DEFERRED): the attribution needs the mapping
  * lock, which the tick cannot take.
+ *
+ * An image of a machine-wide profile has no session: these are its own
+ * counts of its samples, TICKS = IN_RANGE + OUT_OF_RANGE + DISCARDED,
+ * with MISSED and SYSTEM_CHARGED. A tick in the kernel without
+ * %PROFIL_F_SYSTEM_TICKS is no sample (no SYSTEM_DROPPED), none is
+ * DEFERRED or PENDING, and a sample with no room for its image has no
+ * image to count in (%PROFIL_PROFILE_SAMPLES_LOST).
  */
 enum profil_stat {
 	PROFIL_STAT_UNSPEC,
@@ -360,9 +370,10 @@ enum profil_stat {
  *	(profil(), sprofil(): %PROFIL_CMD_START); exec turns it off.
  * @PROFIL_KIND_HELD: into a profile the kernel holds for a collector
  *	(%PROFIL_CMD_COLLECT); it follows exec.
- * @PROFIL_KIND_MACHINE: into the machine-wide profile
- *	(%PROFIL_CMD_COLLECT with %PROFIL_ATTR_SCOPE); it follows exec,
- *	setuid images included.
+ * @PROFIL_KIND_MACHINE: no longer used by sessions: the machine-wide
+ *	profile (%PROFIL_CMD_COLLECT with %PROFIL_ATTR_SCOPE) has none. Kept
+ *	so that the values stay; a GET with it finds no session (-ENOENT),
+ *	a STOP nothing to stop, and a STOP with it still needs CAP_PERFMON.
  */
 enum profil_kind {
 	PROFIL_KIND_BUFFER,
@@ -374,13 +385,13 @@ enum profil_kind {
 };
 
 /**
- * enum profil_scope - %PROFIL_ATTR_SCOPE, what a COLLECT follows
+ * enum profil_scope - %PROFIL_ATTR_SCOPE, what a COLLECT profiles
  * @PROFIL_SCOPE_PROCESS: one process and what it forks and execs.
- * @PROFIL_SCOPE_MACHINE: every process of the machine, and every process
- *	they fork and exec.
- * @PROFIL_SCOPE_CGROUP: as %PROFIL_SCOPE_MACHINE, counting only the
- *	ticks of threads in the cgroup v2 of %PROFIL_ATTR_CGROUP_FD or below
- *	it when they tick (others count as %PROFIL_STAT_OUT_OF_RANGE), as
+ * @PROFIL_SCOPE_MACHINE: every user task of the machine, sampled by the
+ *	scheduler tick of the CPU it runs on.
+ * @PROFIL_SCOPE_CGROUP: as %PROFIL_SCOPE_MACHINE, sampling only tasks
+ *	in the cgroup v2 of %PROFIL_ATTR_CGROUP_FD or below it when the tick
+ *	finds them (the other ticks are no samples), as
  *	``perf record -a -G`` does.
  */
 enum profil_scope {
@@ -400,17 +411,23 @@ enum profil_scope {
 
 /**
  * enum profil_image_attr - one image of a kernel-held profile: a process
- * from its fork or exec to its exit or next exec
+ * from its fork or exec (in a machine-wide profile, from its first
+ * sample) to its exit or next exec
  * @PROFIL_IMAGE_ID: u32, its number in the profile, from 1.
  * @PROFIL_IMAGE_PARENT: u32, the image it was forked from or exec'd
- *	from, 0 for a process the collector named.
+ *	from, 0 for a process the collector named. Machine-wide: its
+ *	previous program's if that ended at an exec, else its parent
+ *	process's, 0 if neither has one.
  * @PROFIL_IMAGE_PID: u32, its process id in the collector's PID
  *	namespace (0 if not visible there).
- * @PROFIL_IMAGE_COMM: string, its command name when it ended (or now).
+ * @PROFIL_IMAGE_COMM: string, its command name when it ended (or now);
+ *	machine-wide, that of its first sampled thread, taken again at its
+ *	exit.
  * @PROFIL_IMAGE_EXE: u32, the object of its executable, 0 if unknown.
  * @PROFIL_IMAGE_REASON: u32, &enum profil_stop_reason: why it ended, or
  *	%PROFIL_STOP_NONE while followed.
- * @PROFIL_IMAGE_STATS: nest of &enum profil_stat: its session's ticks.
+ * @PROFIL_IMAGE_STATS: nest of &enum profil_stat: its session's ticks,
+ *	or a machine-wide image's own samples.
  * @PROFIL_IMAGE_CGROUP: u64, the id of its process's cgroup v2 when the
  *	image began (the inode number of the cgroup's directory).
  */
@@ -489,14 +506,19 @@ struct profil_sample {
 /**
  * enum profil_profile_stat - u64 counters of %PROFIL_ATTR_PROFILE_STATS
  * @PROFIL_PROFILE_IMAGES: images in the profile.
- * @PROFIL_PROFILE_IMAGES_LOST: processes (forks, execs, and those a
- *	machine-wide COLLECT finds) not followed for want of room for their
- *	image.
+ * @PROFIL_PROFILE_IMAGES_LOST: processes (forks, execs) not followed for
+ *	want of room for their image; in a machine-wide profile, samples
+ *	whose process found no room for its image.
  * @PROFIL_PROFILE_OBJECTS: objects in the profile.
  * @PROFIL_PROFILE_SAMPLES: distinct (image, object, offset) entries.
- * @PROFIL_PROFILE_BYTES: kernel memory the profile's tables hold (images,
- *	objects, paths, samples; not its own few kilobytes of bookkeeping),
+ * @PROFIL_PROFILE_BYTES: kernel memory the profile's tables hold (images
+ *	and, machine-wide, their index, objects, paths, samples; not its own
+ *	few kilobytes of bookkeeping),
  *	charged to the memory cgroup of the task whose COLLECT made it.
+ * @PROFIL_PROFILE_SAMPLES_LOST: machine-wide: samples taken but not
+ *	attributed to any image: the CPU had too many queued, the process
+ *	exec'd or exited first, its mapping lock was busy before it had an
+ *	image, or it has no image for want of room.
  */
 enum profil_profile_stat {
 	PROFIL_PROFILE_UNSPEC,
@@ -506,6 +528,7 @@ enum profil_profile_stat {
 	PROFIL_PROFILE_OBJECTS,
 	PROFIL_PROFILE_SAMPLES,
 	PROFIL_PROFILE_BYTES,
+	PROFIL_PROFILE_SAMPLES_LOST,
 
 	__PROFIL_PROFILE_MAX,
 	PROFIL_PROFILE_MAX = __PROFIL_PROFILE_MAX - 1

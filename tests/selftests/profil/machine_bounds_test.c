@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The machine-wide profile's bounds, and what machine_test leaves out
- * (Documentation/kmod/machine.rst):
+ * (Documentation/kmod/machine.rst). The tick samples the user task it
+ * interrupts, with no session; a process's image is made at its first
+ * sample, so one that is never sampled (asleep throughout) takes no room:
  *
- * - the image bound (PROFIL_ATTR_IMAGES_MAX): no more images than that;
- *   the processes the COLLECT found, and the forks and execs, it had no
- *   room for are not followed, and PROFIL_PROFILE_IMAGES_LOST counts
- *   each one;
+ * - the image bound (PROFIL_ATTR_IMAGES_MAX): no more images than that,
+ *   none for a process asleep throughout; each sample of a process that
+ *   found no room for its image counts in PROFIL_PROFILE_IMAGES_LOST
+ *   (per sample, not per process) and in PROFIL_PROFILE_SAMPLES_LOST;
  * - the sample bound (PROFIL_ATTR_SAMPLES_MAX): no more entries than
- *   that, the ticks at new offsets counted as PROFIL_STAT_PROFILE_FULL;
+ *   that, the samples at new offsets counted as PROFIL_STAT_PROFILE_FULL;
  * - PROFIL_PROFILE_BYTES: the tables, sized by the bounds at the COLLECT,
  *   the same at every read however many processes came and went;
  * - a library dlopen()ed after the COLLECT: an object of its own, its
- *   samples at the offsets of the function that ran;
+ *   samples at the offsets of the function that ran; the image of the
+ *   process that loaded it has its parent process's image as parent;
  * - the cgroup scope while a process moves in and out of the cgroup:
- *   only the ticks it takes inside count, on either clock.
- *
- * The test re-executes itself as a workload: MBOUNDS_WORKER in the
- * environment selects what it does (mbounds_worker()).
+ *   only its ticks inside are sampled, its image made at the first of
+ *   them and not growing while it is outside; a rate above HZ is
+ *   refused, the tick being the only clock.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -44,10 +46,20 @@
 /* Iterations of a loop per call: a few ms of a TCG guest's CPU. */
 #define DSO_LOOP	(1UL << 18)
 
-/* Processes held alive across a COLLECT (holders_start()). */
+/* Processes held asleep across a COLLECT (holders_start()). */
 #define NR_HOLDERS	4
-/* Images left free past the machine's processes (images_bound_forks). */
-#define ROOM		4
+/* Processes spinning at once into a profile with room for IMAGES. */
+#define NR_SPINNERS	4
+#define IMAGES		2
+/*
+ * Samples a process that spins 0.5 s of CPU time has at least, of its
+ * 50 periods at 100 Hz: a tenth, for the periods the TCG guest's tick
+ * skips (counted as missed in the sample after them).
+ */
+#define SPIN_SAMPLES	5
+
+/* The extack text of kmod/netlink_collect.c. */
+#define TICK_ONLY	"a machine-wide profile rides the scheduler tick"
 
 typedef unsigned long (*dso_fn)(unsigned long);
 
@@ -57,18 +69,6 @@ struct dso {
 	dso_fn fn[2];
 	uint64_t off[2], size[2];
 };
-
-/*
- * The workloads, run before the harness when MBOUNDS_WORKER is set:
- *   exit: exits at once (an exec and an exit, nothing else).
- */
-static void __attribute__((constructor)) mbounds_worker(void)
-{
-	const char *what = getenv("MBOUNDS_WORKER");
-
-	if (what)
-		_exit(strcmp(what, "exit") ? 2 : 0);
-}
 
 /* A machine-wide COLLECT with bounds (0: the default). */
 static int collect_bounded(struct pnl *nl, uint32_t images_max,
@@ -82,45 +82,13 @@ static int collect_bounded(struct pnl *nl, uint32_t images_max,
 	return collect_req(nl, &q);
 }
 
-/* The parent of process @pid, 0 for init (or if it is gone). */
-static pid_t ppid_of(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	int ppid = 0;
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* After the command name, which may hold anything but ends at ')'. */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1)
-		return 0;
-	return ppid;
-}
-
-/* Processes from @pid up to init, both included: alive while we are. */
-static unsigned int ancestors(pid_t pid)
-{
-	unsigned int n = 0;
-
-	for (; pid > 0 && n < 64; pid = ppid_of(pid))
-		n++;
-	return n;
-}
-
-/* Processes that wait, killed with their parent, until their pipe closes. */
+/* Processes that sleep, killed with their parent, until their pipe closes. */
 struct holders {
 	pid_t pid[NR_HOLDERS];
 	int ctl;
 };
 
-/* Once each holder has run: a fork's session, if any, is attached. */
+/* Once each holder sleeps in its read(): it runs no user code after. */
 static int holders_start(struct holders *h)
 {
 	int fds[2], ready[2], i, ok = 0;
@@ -152,6 +120,9 @@ static int holders_start(struct holders *h)
 	for (i = 0; i < NR_HOLDERS; i++)
 		ok += h->pid[i] > 0 && read(ready[0], &c, 1) == 1;
 	close(ready[0]);
+	for (i = 0; i < NR_HOLDERS && ok == NR_HOLDERS; i++)
+		while ((c = proc_state(h->pid[i])) && c != 'S')
+			usleep(1000);
 	return ok == NR_HOLDERS ? 0 : -1;
 }
 
@@ -165,22 +136,26 @@ static void holders_stop(struct holders *h)
 			waitpid(h->pid[i], NULL, 0);
 }
 
-/* Run this executable as the workload @what; returns its pid. */
-static pid_t spawn_self(const char *what)
+/* A process that spins @secs of its CPU time, then exits; its pid. */
+static pid_t spinner(double secs)
 {
-	return held_spawn_self("MBOUNDS_WORKER", what);
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		held_spin(secs);
+		_exit(0);
+	}
+	return pid;
 }
 
-/* Spawn the worker "exit" and wait for it; its pid, or -1. */
-static pid_t spawn_exit(void)
+/* Wait for @pid: whether it exited, with 0. */
+static bool reaped(pid_t pid)
 {
-	pid_t pid = spawn_self("exit");
 	int st;
 
-	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
-	    WEXITSTATUS(st))
-		return -1;
-	return pid;
+	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	       !WEXITSTATUS(st);
 }
 
 /* Whether @img has its id in the profile's range, 1 to @max. */
@@ -190,137 +165,98 @@ static bool id_within(const struct held_image *img, uint32_t max)
 }
 
 /*
- * The processes a COLLECT finds but has no room for are not followed,
- * and images_lost counts each of them: with room for two images, every
- * process but two (its ancestors and the holders are alive throughout).
+ * Room for IMAGES images, NR_HOLDERS processes asleep throughout and
+ * NR_SPINNERS spinning 0.5 s each: the profile fills with processes that
+ * ran, none of the sleepers, and not a byte more. Each sample of a
+ * spinner without an image counts as lost: images_lost grows per sample,
+ * not per process, as a last spinner shows, alone, once the profile is
+ * full; samples_lost counts them too. No process has a session.
  */
-TEST(images_bound_collect)
+TEST(images_bound)
 {
 	struct held_profile *p = malloc(sizeof(*p));
-	struct pnl nl, other;
+	unsigned int i, with = 0, asleep_with = 0, imageless;
+	const struct held_image *img;
+	pid_t pid[NR_SPINNERS], last;
+	uint64_t bytes, lost;
 	struct pnl_status st;
+	struct pnl nl, other;
 	struct holders h;
-	unsigned int alive, i;
 
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(0, holders_start(&h));
-	alive = ancestors(getpid()) + NR_HOLDERS;
 	ASSERT_EQ(0, pnl_open(&nl));
 	ASSERT_EQ(0, pnl_open(&other));
-	ASSERT_EQ(0, collect_bounded(&nl, 2, 0)) TH_LOG("%s", nl.extack);
+	ASSERT_EQ(0, collect_bounded(&nl, IMAGES, 0)) TH_LOG("%s", nl.extack);
+	ASSERT_EQ(0, held_read(&nl, p)) TH_LOG("%s", nl.extack);
+	bytes = p->stats[PROFIL_PROFILE_BYTES];
+	EXPECT_LT(0, bytes);
+	EXPECT_GE(IMAGES, p->nr_images);
+
+	for (i = 0; i < NR_SPINNERS; i++) {
+		pid[i] = spinner(0.5);
+		ASSERT_LT(0, pid[i]);
+	}
+	for (i = 0; i < NR_SPINNERS; i++)
+		EXPECT_TRUE(reaped(pid[i]));
 	ASSERT_EQ(0, held_read(&nl, p)) TH_LOG("%s", nl.extack);
 	ASSERT_EQ(0, p->lost);
-	EXPECT_EQ(2, p->nr_images);
-	EXPECT_EQ(2, p->stats[PROFIL_PROFILE_IMAGES]);
+	/* Four processes sampled, at least: the table is full. */
+	EXPECT_EQ(IMAGES, p->nr_images);
+	EXPECT_EQ(IMAGES, p->stats[PROFIL_PROFILE_IMAGES]);
 	for (i = 0; i < p->nr_images; i++)
-		EXPECT_TRUE(id_within(&p->images[i], 2));
-	/* Each one, not the first alone. */
-	EXPECT_LE(alive - 2, p->stats[PROFIL_PROFILE_IMAGES_LOST])
-		TH_LOG("%u processes alive throughout, room for 2", alive);
-	/* The newest processes come last in the process list: not followed. */
-	for (i = 0; i < NR_HOLDERS; i++) {
-		EXPECT_EQ(NULL, image_of(p, h.pid[i], ANY_PARENT));
-		EXPECT_EQ(-ENOENT, pnl_get_kind(&other, h.pid[i],
-						PROFIL_KIND_MACHINE, &st));
-	}
-	EXPECT_EQ(NULL, image_of(p, getpid(), ANY_PARENT));
-	pnl_close(&nl);
-	pnl_close(&other);
-	holders_stop(&h);
-	free(p);
-}
-
-/*
- * Room for ROOM images past the machine's processes, then more forks and
- * execs than that: the profile fills, keeps what it has, and counts each
- * fork and exec it has no room for; the tables do not grow.
- */
-TEST(images_bound_forks)
-{
-	struct held_profile *p = malloc(sizeof(*p));
-	const struct held_image *self, *forked, *exec;
-	uint32_t max, self_id, room, lost = 0;
-	pid_t pids[2 * ROOM + 8];
-	uint64_t bytes, lost0;
-	unsigned int i, n;
-	struct holders h;
-	struct pnl_status st;
-	struct pnl nl, other;
-	bool full = false;
-
-	ASSERT_NE(NULL, p);
-	ASSERT_EQ(0, pnl_open(&other));
-	/* How many processes there are: a profile with the default bound. */
-	ASSERT_EQ(0, pnl_open(&nl));
-	ASSERT_EQ(0, collect_bounded(&nl, 0, 0)) TH_LOG("%s", nl.extack);
-	ASSERT_EQ(0, held_read(&nl, p));
-	pnl_close(&nl);
-	max = p->nr_images + ROOM;
-
-	ASSERT_EQ(0, pnl_open(&nl));
-	ASSERT_EQ(0, collect_bounded(&nl, max, 0)) TH_LOG("%s", nl.extack);
-	ASSERT_EQ(0, held_read(&nl, p));
-	ASSERT_EQ(0, p->lost);
-	self = image_of(p, getpid(), ANY_PARENT);
-	ASSERT_NE(NULL, self) TH_LOG("%u images of %u: a new process took ours",
-				     p->nr_images, max);
-	self_id = self->id;
-	ASSERT_GE(max, p->nr_images);
-	room = max - p->nr_images;
-	bytes = p->stats[PROFIL_PROFILE_BYTES];
-	lost0 = p->stats[PROFIL_PROFILE_IMAGES_LOST];
-	EXPECT_LT(0, bytes);
-
-	/* Each a fork (vfork) and an exec: two images, while there is room. */
-	n = room + 3;
-	ASSERT_GE(sizeof(pids) / sizeof(pids[0]), n) TH_LOG("room %u", room);
-	for (i = 0; i < n; i++) {
-		pids[i] = spawn_exit();
-		ASSERT_LT(0, pids[i]);
-	}
-	/* A process forked once the profile is full is not followed. */
-	ASSERT_EQ(0, holders_start(&h));
-	for (i = 0; i < NR_HOLDERS; i++)
-		EXPECT_EQ(-ENOENT, pnl_get_kind(&other, h.pid[i],
-						PROFIL_KIND_MACHINE, &st));
-	ASSERT_EQ(0, pnl_get_kind(&other, getpid(), PROFIL_KIND_MACHINE, &st));
-	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
-
-	ASSERT_EQ(0, held_read(&nl, p));
-	ASSERT_EQ(0, p->lost);
-	EXPECT_EQ(max, p->nr_images);
-	EXPECT_EQ(max, p->stats[PROFIL_PROFILE_IMAGES]);
-	for (i = 0; i < p->nr_images; i++)
-		EXPECT_TRUE(id_within(&p->images[i], max));
-	/* Allocated whole by the COLLECT: not a byte more. */
+		EXPECT_TRUE(id_within(&p->images[i], IMAGES));
+	/* Allocated whole by the COLLECT. */
 	EXPECT_EQ(bytes, p->stats[PROFIL_PROFILE_BYTES]);
-	/* In order: each spawn followed as far as there was room, then none. */
-	for (i = 0; i < n; i++) {
-		forked = image_of(p, pids[i], self_id);
-		exec = forked ? image_of(p, pids[i], forked->id) : NULL;
-		if (full)
-			EXPECT_EQ(NULL, forked) TH_LOG("spawn %u followed", i);
-		if (forked && exec) {
-			EXPECT_EQ(PROFIL_STOP_EXEC, forked->reason);
-			EXPECT_EQ(PROFIL_STOP_EXIT, exec->reason);
-			continue;
-		}
-		/* The fork's image ended at its exec all the same. */
-		if (forked)
-			EXPECT_EQ(PROFIL_STOP_EXEC, forked->reason);
-		full = true;
-		lost++;
-	}
-	EXPECT_TRUE(full);
 	for (i = 0; i < NR_HOLDERS; i++)
-		EXPECT_EQ(NULL, image_of(p, h.pid[i], ANY_PARENT));
-	/* Others may have forked too: at least ours. */
-	EXPECT_LE(lost0 + lost + NR_HOLDERS,
-		  p->stats[PROFIL_PROFILE_IMAGES_LOST])
-		TH_LOG("room for %u, %u spawns", room, n);
-	holders_stop(&h);
+		asleep_with += image_of(p, h.pid[i], ANY_PARENT) != NULL;
+	EXPECT_EQ(0, asleep_with) TH_LOG("holders asleep throughout, imaged");
+	for (i = 0; i < NR_SPINNERS; i++) {
+		img = image_of(p, pid[i], ANY_PARENT);
+		if (!img)
+			continue;
+		with++;
+		EXPECT_EQ(PROFIL_STOP_EXIT, img->reason);
+		EXPECT_TRUE(image_adds_up(p, img));
+		/* 0.5 s at 100 Hz: half of the 50 periods, sampled or missed. */
+		EXPECT_LE(25, periods(img));
+	}
+	imageless = NR_SPINNERS - with;
+	EXPECT_LE(NR_SPINNERS - IMAGES, imageless);
+	/* Others may have found no room too: at least the spinners'. */
+	lost = p->stats[PROFIL_PROFILE_IMAGES_LOST];
+	EXPECT_LE(imageless * SPIN_SAMPLES, lost)
+		TH_LOG("%u spinners without an image", imageless);
+
+	/* One more, alone: each of its samples lost, one by one. */
+	last = spinner(0.5);
+	ASSERT_LT(0, last);
+	EXPECT_TRUE(reaped(last));
+	ASSERT_EQ(0, held_read(&nl, p)) TH_LOG("%s", nl.extack);
+	ASSERT_EQ(0, p->lost);
+	EXPECT_EQ(IMAGES, p->nr_images);
+	EXPECT_EQ(NULL, image_of(p, last, ANY_PARENT));
+	EXPECT_LE(lost + SPIN_SAMPLES, p->stats[PROFIL_PROFILE_IMAGES_LOST])
+		TH_LOG("images_lost from %llu to %llu",
+		       (unsigned long long)lost,
+		       (unsigned long long)p->stats[PROFIL_PROFILE_IMAGES_LOST]);
+	EXPECT_EQ(bytes, p->stats[PROFIL_PROFILE_BYTES]);
+	/*
+	 * Each sample images_lost counts is lost as a sample too, counted
+	 * just after: a later read has them all.
+	 */
+	lost = p->stats[PROFIL_PROFILE_IMAGES_LOST];
+	ASSERT_EQ(0, held_read(&nl, p)) TH_LOG("%s", nl.extack);
+	EXPECT_LE(lost, p->stats[PROFIL_PROFILE_SAMPLES_LOST]);
+
+	/* The tick samples with no session: none to find, of any process. */
+	EXPECT_EQ(-ENOENT, pnl_get_kind(&other, getpid(), PROFIL_KIND_MACHINE,
+					&st));
+	EXPECT_EQ(-ENOENT, pnl_get_kind(&other, h.pid[0], PROFIL_KIND_MACHINE,
+					&st));
 	pnl_close(&nl);
 	pnl_close(&other);
+	holders_stop(&h);
 	free(p);
 }
 
@@ -340,31 +276,34 @@ static uint64_t bytes_of(struct held_profile *p, uint32_t images_max)
 
 /*
  * The tables are sized by the bounds asked for: each image an entry of
- * the same size, whatever the bound, and nothing that grows later.
+ * the same size, with its share of the index by process, whatever the
+ * bound, and nothing that grows later. The index, as the sample table,
+ * has a power of two of slots: bounds that are powers of two.
  */
 TEST(bytes_follow_the_bound)
 {
 	struct held_profile *p = malloc(sizeof(*p));
-	uint64_t b8, b16, b24, bdef;
+	uint64_t b8, b16, b32, bdef;
 
 	ASSERT_NE(NULL, p);
 	b8 = bytes_of(p, 8);
 	b16 = bytes_of(p, 16);
-	b24 = bytes_of(p, 24);
+	b32 = bytes_of(p, 32);
 	bdef = bytes_of(p, PROFIL_IMAGES_DEFAULT);
 	ASSERT_LT(0, b8);
 	EXPECT_LT(b8, b16);
-	EXPECT_EQ(b16 - b8, b24 - b16);
+	EXPECT_EQ((b16 - b8) * 2, b32 - b16);
 	EXPECT_EQ((bdef - b8) * 8, (b16 - b8) * (PROFIL_IMAGES_DEFAULT - 8))
-		TH_LOG("8 images: %llu bytes, 16: %llu, %u: %llu",
+		TH_LOG("8 images: %llu bytes, 16: %llu, 32: %llu, %u: %llu",
 		       (unsigned long long)b8, (unsigned long long)b16,
-		       PROFIL_IMAGES_DEFAULT, (unsigned long long)bdef);
+		       (unsigned long long)b32, PROFIL_IMAGES_DEFAULT,
+		       (unsigned long long)bdef);
 	free(p);
 }
 
 /*
  * Room for one sample entry: two spinners, of which one at most has
- * samples, and the other's ticks (or both's) counted as PROFILE_FULL.
+ * samples, and the other's samples (or both's) counted as PROFILE_FULL.
  */
 TEST(samples_bound)
 {
@@ -374,23 +313,16 @@ TEST(samples_bound)
 	uint64_t full = 0;
 	struct pnl nl;
 	pid_t pid[2];
-	int st;
 
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(0, pnl_open(&nl));
 	ASSERT_EQ(0, collect_bounded(&nl, 0, 1)) TH_LOG("%s", nl.extack);
 	for (i = 0; i < 2; i++) {
-		pid[i] = fork();
-		ASSERT_LE(0, pid[i]);
-		if (pid[i] == 0) {
-			held_spin(0.5);
-			_exit(0);
-		}
+		pid[i] = spinner(0.5);
+		ASSERT_LT(0, pid[i]);
 	}
-	for (i = 0; i < 2; i++) {
-		ASSERT_EQ(pid[i], waitpid(pid[i], &st, 0));
-		EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	}
+	for (i = 0; i < 2; i++)
+		EXPECT_TRUE(reaped(pid[i]));
 	ASSERT_EQ(0, held_read(&nl, p)) TH_LOG("%s", nl.extack);
 	ASSERT_EQ(0, p->lost);
 	EXPECT_GE(1, p->nr_samples);
@@ -409,12 +341,13 @@ TEST(samples_bound)
 		img[i] = image_of(p, pid[i], ANY_PARENT);
 		ASSERT_NE(NULL, img[i]);
 		s = img[i]->stats;
+		EXPECT_EQ(PROFIL_STOP_EXIT, img[i]->reason);
 		/* 0.5 s at 100 Hz: half of the 50 periods, sampled or missed. */
 		EXPECT_LE(25, periods(img[i]));
 		EXPECT_TRUE(image_adds_up(p, img[i]));
-		/* Their ticks in mapped code: added, or dropped for want of room. */
-		EXPECT_LE(user_ticks(s) / 2, s[PROFIL_STAT_IN_RANGE] +
-						     s[PROFIL_STAT_PROFILE_FULL]);
+		/* Samples in mapped code: added, or dropped for want of room. */
+		EXPECT_LE(s[PROFIL_STAT_TICKS] / 2,
+			  s[PROFIL_STAT_IN_RANGE] + s[PROFIL_STAT_PROFILE_FULL]);
 		full += s[PROFIL_STAT_PROFILE_FULL];
 	}
 	EXPECT_LT(0, full);
@@ -511,16 +444,18 @@ static uint64_t samples_in_fn(const struct held_profile *p, uint32_t image,
 }
 
 /*
- * A process the COLLECT found loads a library afterwards and spins in
- * it: the library is an object of the profile, by its device and inode
- * and with its path, and its samples are at the function's offsets.
+ * A process forked before the COLLECT loads a library afterwards and
+ * spins in it: the library is an object of the profile, by its device
+ * and inode and with its path, and its samples are at the function's
+ * offsets. This process spins first, so that it has an image: the
+ * child's, made at its first sample, has it as its parent.
  */
 TEST(dlopen_after_collect)
 {
 	struct held_profile *p = malloc(sizeof(*p));
+	const struct held_image *img, *self;
 	const struct held_object *obj;
-	const struct held_image *img;
-	int go[2], res[2], st;
+	int go[2], res[2];
 	struct dso d;
 	struct pnl nl;
 	pid_t pid;
@@ -550,11 +485,12 @@ TEST(dlopen_after_collect)
 	close(res[1]);
 	ASSERT_EQ(0, pnl_open(&nl));
 	ASSERT_EQ(0, collect_bounded(&nl, 0, 0)) TH_LOG("%s", nl.extack);
+	/* 0.3 s: 30 periods, and an image at the first of them sampled. */
+	held_spin(0.3);
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	ASSERT_EQ(sizeof(d), read(res[0], &d, sizeof(d)))
 		TH_LOG("the child could not load " DSO_NAME);
-	ASSERT_EQ(pid, waitpid(pid, &st, 0));
-	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	EXPECT_TRUE(reaped(pid));
 	close(go[1]);
 	close(res[0]);
 
@@ -565,10 +501,13 @@ TEST(dlopen_after_collect)
 	EXPECT_EQ(PROFIL_OBJECT_FILE, obj->kind);
 	ASSERT_NE(NULL, strrchr(obj->path, '/')) TH_LOG("%s", obj->path);
 	EXPECT_STREQ("/" DSO_NAME, strrchr(obj->path, '/'));
+	self = image_of(p, getpid(), ANY_PARENT);
+	ASSERT_NE(NULL, self) TH_LOG("0.3 s of spinning, no sample taken");
+	EXPECT_EQ(PROFIL_STOP_NONE, self->reason);
 	img = image_of(p, pid, ANY_PARENT);
 	ASSERT_NE(NULL, img);
-	/* Found by the COLLECT's pass, not by a fork. */
-	EXPECT_EQ(0, img->parent);
+	/* No exec: its parent process's image, live at its first sample. */
+	EXPECT_EQ(self->id, img->parent);
 	EXPECT_EQ(PROFIL_STOP_EXIT, img->reason);
 	EXPECT_TRUE(image_adds_up(p, img));
 	/* 1 s of CPU time: half of 100 periods, half the samples there. */
@@ -638,25 +577,12 @@ mover(const struct dso *d, int ctl, int ack)
 	}
 }
 
-/* A cgroup, and a process that spins outside it, then in, then out. */
+/* A cgroup, and a process that spins outside it and in it by turns. */
 FIXTURE(move) {
 	char cg[64], home[256];
 	struct dso dso;
 	pid_t pid;
 	int ctl, ack;
-};
-
-/* Either clock: the scheduler tick, the timer clock above HZ. */
-FIXTURE_VARIANT(move) {
-	uint32_t rate;
-};
-
-FIXTURE_VARIANT_ADD(move, tick) {
-	.rate = 0,
-};
-
-FIXTURE_VARIANT_ADD(move, timer) {
-	.rate = 1000,
 };
 
 FIXTURE_SETUP(move)
@@ -689,9 +615,25 @@ static int mover_run(FIXTURE_DATA(move) *self, char which)
 	return c == which ? 0 : -1;
 }
 
+/*
+ * In the cgroup in machine_dso_a ('a') for 1 s of CPU time, then out in
+ * machine_dso_b ('b'): machine_dso_b never runs inside. Once the mover
+ * has acknowledged the switch, it has returned to user mode since its
+ * last sample inside: that sample is attributed.
+ */
+static int mover_inside(FIXTURE_DATA(move) *self)
+{
+	if (mover_run(self, 'a') || cgroup_move(self->cg, self->pid) ||
+	    !wait_cpu(self->pid, 1.0) || cgroup_move(self->home, self->pid))
+		return -1;
+	return mover_run(self, 'b');
+}
+
 /* One read's view of the mover: its image, and its samples by function. */
 struct mover_view {
 	struct held_image img;
+	unsigned int nr_images;
+	bool adds_up;
 	uint64_t in_a, in_b;
 };
 
@@ -707,6 +649,8 @@ static int mover_read(struct pnl *nl, struct held_profile *p,
 	if (!img)
 		return -1;
 	v->img = *img;
+	v->nr_images = p->nr_images;
+	v->adds_up = image_adds_up(p, img);
 	obj = object_at(p, self->dso.path);
 	v->in_a = obj ? samples_in_fn(p, img->id, obj, &self->dso, DSO_A) : 0;
 	v->in_b = obj ? samples_in_fn(p, img->id, obj, &self->dso, DSO_B) : 0;
@@ -717,25 +661,23 @@ static int mover_read(struct pnl *nl, struct held_profile *p,
 #define DELTA(a, b, i) ((b).img.stats[i] - (a).img.stats[i])
 
 /*
- * A cgroup profile counts a process's ticks while it is in the cgroup
- * (Documentation/kmod/machine.rst, "Who is followed"): 1 s of CPU time
- * outside in machine_dso_b, 1 s inside in machine_dso_a, 1 s outside in
- * machine_dso_b again. The mover switches functions before it moves in
- * and after it moves out, so that machine_dso_b never runs inside: its
- * samples must be none, and nothing is added once it is out. Each
- * second is at least half of its periods, sampled or missed.
+ * A cgroup profile samples a process's ticks while it is in the cgroup
+ * only (Documentation/kmod/machine.rst): 1 s of CPU time outside in
+ * machine_dso_b, then twice 1 s inside in machine_dso_a and 1 s outside
+ * in machine_dso_b again. Outside, no sample is taken: no image before
+ * the first second inside, and nothing added to it while out, not even
+ * as out of range or missed; machine_dso_b has no samples. Each second
+ * inside is at least half of its periods, sampled or missed, into the
+ * one image, which the exit ends outside.
  */
 TEST_F(move, counts_only_inside)
 {
 	struct held_profile *p = malloc(sizeof(*p));
-	uint32_t rate = variant->rate ?: PROFIL_RATE_DEFAULT;
-	struct collect_req q = {
-		.scope = PROFIL_SCOPE_CGROUP, .rate = variant->rate,
-	};
-	struct mover_view v1, v2, v3;
-	const uint64_t *s;
-	int ctl[2], ack[2], fd, st;
-	struct stat home;
+	struct collect_req q = { .scope = PROFIL_SCOPE_CGROUP };
+	const uint64_t rate = PROFIL_RATE_DEFAULT;
+	struct mover_view v1, v2, v3, v4;
+	int ctl[2], ack[2], fd;
+	struct stat cg;
 	struct pnl nl;
 	pid_t pid;
 
@@ -745,10 +687,10 @@ TEST_F(move, counts_only_inside)
 	if (!cgroup2_mounted())
 		SKIP(return, "no cgroup v2 at " CGROOT ", nor a mount of it");
 	ASSERT_EQ(0, own_cgroup(self->home, sizeof(self->home)));
-	ASSERT_EQ(0, stat(self->home, &home)) TH_LOG("%s", self->home);
 	snprintf(self->cg, sizeof(self->cg), CGROOT "/profil_mbounds.%d",
 		 getpid());
 	ASSERT_EQ(0, mkdir(self->cg, 0755));
+	ASSERT_EQ(0, stat(self->cg, &cg));
 	ASSERT_EQ(0, dso_load(&self->dso)) TH_LOG("%s", dlerror());
 	ASSERT_EQ(0, pipe(ctl));
 	ASSERT_EQ(0, pipe(ack));
@@ -772,53 +714,95 @@ TEST_F(move, counts_only_inside)
 	ASSERT_EQ(0, collect_req(&nl, &q)) TH_LOG("%s", nl.extack);
 	close(fd);
 
-	/* Outside: every tick out of range. */
+	/* Outside: no sample taken, so no image, nothing lost. */
 	ASSERT_TRUE(wait_cpu(self->pid, 1.0));
-	ASSERT_EQ(0, mover_read(&nl, p, self, &v1));
-	s = v1.img.stats;
-	EXPECT_EQ(home.st_ino, v1.img.cgroup);
-	EXPECT_EQ(PROFIL_STOP_NONE, v1.img.reason);
-	EXPECT_LE(rate / 2, periods(&v1.img));
-	EXPECT_EQ(0, s[PROFIL_STAT_IN_RANGE]);
-	EXPECT_EQ(0, v1.in_a + v1.in_b);
-	EXPECT_LE(user_ticks(s) / 2, s[PROFIL_STAT_OUT_OF_RANGE]);
+	ASSERT_EQ(0, held_read(&nl, p)) TH_LOG("%s", nl.extack);
+	EXPECT_EQ(0, p->nr_images);
+	EXPECT_EQ(0, p->nr_samples);
+	EXPECT_EQ(0, p->stats[PROFIL_PROFILE_IMAGES_LOST]);
+	EXPECT_EQ(0, p->stats[PROFIL_PROFILE_SAMPLES_LOST]);
 
-	/* In, in machine_dso_a; out, and on long enough to attribute all. */
-	ASSERT_EQ(0, mover_run(self, 'a'));
-	ASSERT_EQ(0, cgroup_move(self->cg, self->pid));
+	/* Inside: the image, made in the cgroup, of this second only. */
+	ASSERT_EQ(0, mover_inside(self));
+	ASSERT_EQ(0, mover_read(&nl, p, self, &v1)) TH_LOG("no image");
+	EXPECT_EQ(1, v1.nr_images);
+	EXPECT_TRUE(v1.adds_up);
+	EXPECT_EQ(cg.st_ino, v1.img.cgroup);
+	EXPECT_EQ(PROFIL_STOP_NONE, v1.img.reason);
+	/* Its parent, outside, was never sampled. */
+	EXPECT_EQ(0, v1.img.parent);
+	EXPECT_LE(rate / 2, periods(&v1.img));
+	EXPECT_LT(0, v1.in_a);
+	EXPECT_LE(v1.img.stats[PROFIL_STAT_IN_RANGE] / 2, v1.in_a);
+	EXPECT_EQ(0, v1.in_b);
+
+	/* Outside: not a stat of its image grows. */
 	ASSERT_TRUE(wait_cpu(self->pid, 1.0));
-	ASSERT_EQ(0, cgroup_move(self->home, self->pid));
-	ASSERT_TRUE(wait_cpu(self->pid, 0.1));
-	ASSERT_EQ(0, mover_read(&nl, p, self, &v2));
-	s = v2.img.stats;
-	/* The second inside: its periods counted, or missed, or dropped. */
-	EXPECT_LE(rate / 2, s[PROFIL_STAT_IN_RANGE] + s[PROFIL_STAT_PENDING] +
-				    s[PROFIL_STAT_DISCARDED] +
-				    DELTA(v1, v2, PROFIL_STAT_MISSED) +
-				    DELTA(v1, v2, PROFIL_STAT_SYSTEM_DROPPED));
-	EXPECT_LT(0, v2.in_a);
-	EXPECT_LE(s[PROFIL_STAT_IN_RANGE] / 2, v2.in_a);
+	ASSERT_EQ(0, mover_read(&nl, p, self, &v2)) TH_LOG("no image");
+	EXPECT_EQ(0, memcmp(v1.img.stats, v2.img.stats, sizeof(v1.img.stats)))
+		TH_LOG("%llu ticks, then %llu outside",
+		       (unsigned long long)v1.img.stats[PROFIL_STAT_TICKS],
+		       (unsigned long long)v2.img.stats[PROFIL_STAT_TICKS]);
+	EXPECT_EQ(v1.in_a, v2.in_a);
 	EXPECT_EQ(0, v2.in_b);
 
-	/* Out, in machine_dso_b: nothing more counts. */
-	ASSERT_EQ(0, mover_run(self, 'b'));
+	/* Inside again: the same image grows by this second. */
+	ASSERT_EQ(0, mover_inside(self));
+	ASSERT_EQ(0, mover_read(&nl, p, self, &v3)) TH_LOG("no image");
+	EXPECT_EQ(1, v3.nr_images);
+	EXPECT_EQ(v1.img.id, v3.img.id);
+	EXPECT_TRUE(v3.adds_up);
+	EXPECT_LE(rate / 2, DELTA(v2, v3, PROFIL_STAT_TICKS) +
+				    DELTA(v2, v3, PROFIL_STAT_MISSED));
+	EXPECT_LT(v2.in_a, v3.in_a);
+	EXPECT_LE(DELTA(v2, v3, PROFIL_STAT_IN_RANGE) / 2, v3.in_a - v2.in_a);
+	EXPECT_EQ(0, v3.in_b);
+
+	/* Outside, and gone: the exit ends the image, which grew no more. */
 	ASSERT_TRUE(wait_cpu(self->pid, 1.0));
 	close(self->ctl);
 	self->ctl = -1;
-	ASSERT_EQ(pid, waitpid(pid, &st, 0));
-	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	ASSERT_EQ(0, mover_read(&nl, p, self, &v3)) TH_LOG("no image");
+	EXPECT_TRUE(reaped(pid));
+	ASSERT_EQ(0, mover_read(&nl, p, self, &v4)) TH_LOG("no image");
 	self->pid = -1;
-	s = v3.img.stats;
-	EXPECT_EQ(PROFIL_STOP_EXIT, v3.img.reason);
-	EXPECT_TRUE(image_adds_up(p, image_of(p, pid, ANY_PARENT)));
-	EXPECT_EQ(v2.img.stats[PROFIL_STAT_IN_RANGE], s[PROFIL_STAT_IN_RANGE]);
-	EXPECT_EQ(v2.in_a, v3.in_a);
-	EXPECT_EQ(0, v3.in_b);
-	EXPECT_LE(rate / 2, DELTA(v2, v3, PROFIL_STAT_OUT_OF_RANGE) +
-				    DELTA(v2, v3, PROFIL_STAT_MISSED) +
-				    DELTA(v2, v3, PROFIL_STAT_SYSTEM_DROPPED));
+	EXPECT_EQ(PROFIL_STOP_EXIT, v4.img.reason);
+	EXPECT_TRUE(v4.adds_up);
+	EXPECT_EQ(0, memcmp(v3.img.stats, v4.img.stats, sizeof(v3.img.stats)));
+	EXPECT_EQ(v3.in_a, v4.in_a);
+	EXPECT_EQ(0, v4.in_b);
 	pnl_close(&nl);
+	free(p);
+}
+
+/*
+ * The cgroup scope has the tick as its only clock too: a rate above HZ
+ * (PROFIL_RATE_MAX is above any) is refused, with its text, and claims
+ * nothing: the same socket then takes a profile at the default rate.
+ */
+TEST(cgroup_above_hz_refused)
+{
+	struct held_profile *p = malloc(sizeof(*p));
+	struct collect_req q = {
+		.scope = PROFIL_SCOPE_CGROUP, .rate = PROFIL_RATE_MAX,
+	};
+	struct pnl nl;
+
+	ASSERT_NE(NULL, p);
+	if (geteuid())
+		SKIP(return, "the capability's check comes first");
+	if (!cgroup2_mounted())
+		SKIP(return, "no cgroup v2 at " CGROOT ", nor a mount of it");
+	q.fd = open(CGROOT, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, q.fd);
+	ASSERT_EQ(0, pnl_open(&nl));
+	EXPECT_EQ(-EINVAL, collect_req(&nl, &q));
+	EXPECT_NE(NULL, strstr(nl.extack, TICK_ONLY)) TH_LOG("%s", nl.extack);
+	EXPECT_EQ(-ENOENT, held_read(&nl, p)) TH_LOG("a profile was made");
+	q.rate = 0;
+	EXPECT_EQ(0, collect_req(&nl, &q)) TH_LOG("%s", nl.extack);
+	EXPECT_EQ(0, held_read(&nl, p)) TH_LOG("%s", nl.extack);
+	pnl_close(&nl);
+	close(q.fd);
 	free(p);
 }
 

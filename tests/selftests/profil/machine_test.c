@@ -1,22 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The machine-wide profile (PROFIL_CMD_COLLECT with PROFIL_ATTR_SCOPE,
- * Documentation/kmod/machine.rst): every user process followed, without
- * a tracer, into the collector's profile.
+ * Documentation/kmod/machine.rst): the tick samples every user process,
+ * without a tracer and without a session of its own, into the
+ * collector's profile.
  *
  * - without CAP_PERFMON: EPERM with text, for the COLLECT and for a STOP
- *   of a machine-wide session;
+ *   of the machine-wide kind;
  * - a process forked before the COLLECT, untraced, is in the profile
- *   with its samples; the socket's close ends its session, not it;
- * - processes forked and exec'd after it are followed, linked to their
- *   parent's image, and keep their images after they exit;
+ *   with its samples, and has no session; the socket's close ends the
+ *   profile, not it; no kernel thread has an image;
+ * - processes forked and exec'd after it get an image at their first
+ *   sample, linked to their parent's or their previous program's, and
+ *   keep it after they exit;
  * - one at a time: EBUSY for a second, until the first socket's close;
- * - a process's buffer, kernel-held and machine-wide sessions all count;
- * - the cgroup scope counts the cgroup's threads only, the rest as
- *   OUT_OF_RANGE, and images carry their cgroup's id;
+ * - a process's buffer, kernel-held and machine-wide profiles all count;
+ * - the cgroup scope samples the cgroup's processes only, and images
+ *   carry their cgroup's id;
  * - bad requests, each refused with its errno and text, leaving no
- *   profile behind;
- * - an exec that raises privileges is followed, where a per-process
+ *   profile behind; a rate above HZ among them;
+ * - an exec that raises privileges is sampled, where a per-process
  *   kernel-held session stops.
  *
  * The test re-executes itself as the workload: MACHINE_WORKER in the
@@ -43,6 +46,7 @@
 #define NEEDS_PERFMON	"a machine-wide profile needs CAP_PERFMON"
 #define BUSY		"another machine-wide profile is running"
 #define OWN_SOCKET	"a machine profile needs its own socket"
+#define TICK_ONLY	"a machine-wide profile rides the scheduler tick"
 
 /*
  * COLLECT with @scope and @fd (NO_SCOPE, NO_FD: without the attribute)
@@ -89,11 +93,14 @@ static pid_t spawn_self(const char *what)
 /*
  * The workloads, run before the harness when MACHINE_WORKER is set:
  *   spin: 0.5 s of held_spin();
- *   euid: writes its effective uid to fd 3, then spins as "spin".
+ *   euid: writes its effective uid to fd 3, then spins as "spin";
+ *   spin_exec: 0.5 s of held_spin(), then execs this program as "spin".
  */
 static void __attribute__((constructor)) machine_worker(void)
 {
 	const char *what = getenv("MACHINE_WORKER");
+	char *argv[] = { "worker", NULL };
+	char *envp[] = { "MACHINE_WORKER=spin", NULL };
 
 	if (!what)
 		return;
@@ -102,7 +109,34 @@ static void __attribute__((constructor)) machine_worker(void)
 		close(3);
 	}
 	held_spin(0.5);
+	if (!strcmp(what, "spin_exec")) {
+		execve("/proc/self/exe", argv, envp);
+		_exit(3);
+	}
 	_exit(0);
+}
+
+/* The last image of process @pid: that of its last program. */
+static const struct held_image *last_image_of(const struct held_profile *p,
+					      pid_t pid)
+{
+	const struct held_image *img = NULL;
+	unsigned int i;
+
+	for (i = 0; i < p->nr_images; i++)
+		if (p->images[i].pid == (uint32_t)pid &&
+		    (!img || p->images[i].id > img->id))
+			img = &p->images[i];
+	return img;
+}
+
+/*
+ * Give this process an image: it is made at the first sample, and this
+ * one mostly waits. 0.2 s of CPU time is 20 periods at 100 Hz.
+ */
+static void sampled_self(void)
+{
+	held_spin(0.2);
 }
 
 /* A process that spins until a byte or EOF on its pipe, or its parent dies. */
@@ -178,11 +212,12 @@ TEST(needs_perfmon)
 TEST(start_and_stop)
 {
 	struct held_profile *p = malloc(sizeof(*p));
-	const struct held_image *img;
+	const struct held_image *img, *self;
 	const struct held_object *exe;
 	struct spinner sp;
 	struct pnl_status st;
 	struct pnl nl, other;
+	unsigned int i;
 	int status;
 
 	ASSERT_NE(NULL, p);
@@ -191,10 +226,9 @@ TEST(start_and_stop)
 	ASSERT_EQ(0, pnl_open(&nl));
 	ASSERT_EQ(0, pnl_open(&other));
 	ASSERT_EQ(0, collect_machine(&nl)) TH_LOG("%s", nl.extack);
-	ASSERT_EQ(0, pnl_get_kind(&other, sp.pid, PROFIL_KIND_MACHINE, &st))
-		TH_LOG("%s", other.extack);
-	EXPECT_EQ(PROFIL_STATE_ACTIVE, st.state);
-	EXPECT_EQ(PROFIL_KIND_MACHINE, st.kind);
+	/* Sampled without a session of its own. */
+	EXPECT_EQ(-ENOENT,
+		  pnl_get_kind(&other, sp.pid, PROFIL_KIND_MACHINE, &st));
 	ASSERT_TRUE(wait_cpu(sp.pid, 1.0));
 	ASSERT_EQ(0, held_read(&nl, p)) TH_LOG("%s", nl.extack);
 	ASSERT_EQ(0, p->lost);
@@ -203,8 +237,10 @@ TEST(start_and_stop)
 	img = image_of(p, sp.pid, ANY_PARENT);
 	ASSERT_NE(NULL, img) TH_LOG("pid %d not among %u images", sp.pid,
 				    p->nr_images);
-	/* Found by the COLLECT's pass, not by a fork: no parent image. */
-	EXPECT_EQ(0, img->parent);
+	/* Its parent's image, if this process was sampled first. */
+	self = image_of(p, getpid(), ANY_PARENT);
+	EXPECT_TRUE(!img->parent || (self && img->parent == self->id))
+		TH_LOG("parent %u", img->parent);
 	EXPECT_EQ(PROFIL_STOP_NONE, img->reason);
 	EXPECT_EQ(exe->id, img->exe);
 	/* 1 s of CPU time: 100 periods at 100 Hz, half of them at least. */
@@ -213,19 +249,17 @@ TEST(start_and_stop)
 	/* Samples come after images in the dump: more of them, if any. */
 	EXPECT_LE(img->stats[PROFIL_STAT_IN_RANGE] / 2,
 		  samples_in(p, img->id, exe->id));
-	/* Every user process, init and the harness too; no kernel thread. */
-	EXPECT_NE(NULL, image_of(p, 1, ANY_PARENT));
-	EXPECT_NE(NULL, image_of(p, getppid(), ANY_PARENT));
-	EXPECT_NE(NULL, image_of(p, getpid(), ANY_PARENT));
+	/* No kernel thread; only sampled processes, each with samples. */
 	EXPECT_EQ(NULL, image_of(p, 2, ANY_PARENT)) TH_LOG("kthreadd");
+	for (i = 0; i < p->nr_images; i++)
+		EXPECT_LT(0, p->images[i].stats[PROFIL_STAT_TICKS])
+			TH_LOG("image %u of %u", p->images[i].id,
+			       p->images[i].pid);
 	EXPECT_LE(p->nr_images, p->stats[PROFIL_PROFILE_IMAGES]);
 	EXPECT_EQ(0, p->stats[PROFIL_PROFILE_IMAGES_LOST]);
 
-	/* The close ends every session of the profile; the processes run. */
+	/* The close ends the profile; the processes run on. */
 	pnl_close(&nl);
-	EXPECT_EQ(-ENOENT,
-		  pnl_get_kind(&other, sp.pid, PROFIL_KIND_MACHINE, &st));
-	EXPECT_EQ(-ENOENT, pnl_get_kind(&other, 0, PROFIL_KIND_MACHINE, &st));
 	EXPECT_TRUE(wait_cpu(sp.pid, 0.1));
 	EXPECT_NE('Z', proc_state(sp.pid));
 	status = spinner_stop(&sp);
@@ -237,24 +271,27 @@ TEST(start_and_stop)
 TEST(new_processes_followed)
 {
 	struct held_profile *p = malloc(sizeof(*p));
-	const struct held_image *self, *forked, *pre, *post;
+	const struct held_image *self, *forked, *pre, *post, *up;
 	const struct held_object *exe;
 	pid_t a, b;
 	struct pnl nl;
-	unsigned int i;
 	int st;
 
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(0, pnl_open(&nl));
 	ASSERT_EQ(0, collect_machine(&nl)) TH_LOG("%s", nl.extack);
-	/* A fork that spins, and a posix_spawn() (vfork, exec) that does. */
+	sampled_self();
+	/*
+	 * A fork that spins, and a posix_spawn() (vfork, exec) of a program
+	 * that spins, then execs one that spins.
+	 */
 	a = fork();
 	ASSERT_LE(0, a);
 	if (a == 0) {
 		held_spin(0.5);
 		_exit(0);
 	}
-	b = spawn_self("spin");
+	b = spawn_self("spin_exec");
 	ASSERT_LT(0, b);
 	ASSERT_EQ(a, waitpid(a, &st, 0));
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
@@ -266,32 +303,40 @@ TEST(new_processes_followed)
 	exe = object_at(p, "/proc/self/exe");
 	ASSERT_NE(NULL, exe);
 	self = image_of(p, getpid(), ANY_PARENT);
-	ASSERT_NE(NULL, self);
+	ASSERT_NE(NULL, self) TH_LOG("0.2 s of CPU time and no sample");
 	EXPECT_EQ(PROFIL_STOP_NONE, self->reason);
 
-	forked = image_of(p, a, self->id);
+	forked = image_of(p, a, ANY_PARENT);
 	ASSERT_NE(NULL, forked) TH_LOG("no image of the fork %d", a);
+	EXPECT_EQ(self->id, forked->parent);
 	EXPECT_EQ(PROFIL_STOP_EXIT, forked->reason);
 	EXPECT_TRUE(spun(p, forked, exe));
 	EXPECT_TRUE(image_adds_up(p, forked));
 
-	pre = image_of(p, b, self->id);
-	ASSERT_NE(NULL, pre) TH_LOG("no image of the spawn %d", b);
-	EXPECT_EQ(PROFIL_STOP_EXEC, pre->reason);
-	post = image_of(p, b, pre->id);
-	ASSERT_NE(NULL, post) TH_LOG("no image of the spawn's exec");
+	post = last_image_of(p, b);
+	ASSERT_NE(NULL, post) TH_LOG("no image of the spawn %d", b);
 	EXPECT_EQ(PROFIL_STOP_EXIT, post->reason);
 	EXPECT_EQ(exe->id, post->exe);
 	EXPECT_TRUE(spun(p, post, exe));
 	EXPECT_TRUE(image_adds_up(p, post));
-	/* Nothing else of theirs. */
-	for (i = 0; i < p->nr_images; i++)
-		if (p->images[i].pid == (uint32_t)a ||
-		    p->images[i].pid == (uint32_t)b)
-			EXPECT_TRUE(&p->images[i] == forked ||
-				    &p->images[i] == pre ||
-				    &p->images[i] == post)
-				TH_LOG("image %u", p->images[i].id);
+	/* The program before the last exec spun too: the image it came from. */
+	ASSERT_LT(0, post->parent);
+	ASSERT_GE(p->nr_images, post->parent);
+	pre = &p->images[post->parent - 1];
+	ASSERT_EQ(post->parent, pre->id);
+	EXPECT_EQ((uint32_t)b, pre->pid);
+	EXPECT_EQ(PROFIL_STOP_EXEC, pre->reason);
+	EXPECT_TRUE(spun(p, pre, exe));
+	EXPECT_TRUE(image_adds_up(p, pre));
+	/*
+	 * And that one came from this process's, unless the spawn was
+	 * sampled between its vfork and its first exec.
+	 */
+	ASSERT_LT(0, pre->parent);
+	up = &p->images[pre->parent - 1];
+	EXPECT_TRUE(up == self ||
+		    (up->pid == (uint32_t)b && up->reason == PROFIL_STOP_EXEC))
+		TH_LOG("parent %u of pid %u", up->id, up->pid);
 	pnl_close(&nl);
 	free(p);
 }
@@ -312,6 +357,7 @@ TEST(one_at_a_time)
 	/* The first one's close lets the next one in, on the same socket. */
 	pnl_close(&first);
 	EXPECT_EQ(0, collect_machine(&second)) TH_LOG("%s", second.extack);
+	sampled_self();
 	ASSERT_EQ(0, held_read(&second, p));
 	EXPECT_NE(NULL, image_of(p, getpid(), ANY_PARENT));
 	pnl_close(&second);
@@ -405,22 +451,6 @@ FIXTURE(cg) {
 	struct spinner sa, sb;
 };
 
-/*
- * Either clock: the scheduler tick's, and the timer clock's overflow
- * handler, which filters by cgroup from an interrupt of its own.
- */
-FIXTURE_VARIANT(cg) {
-	uint32_t rate;
-};
-
-FIXTURE_VARIANT_ADD(cg, tick) {
-	.rate = 0,
-};
-
-FIXTURE_VARIANT_ADD(cg, timer) {
-	.rate = 1000,
-};
-
 /* What the test made, for the teardown: 6.1's harness cannot skip here. */
 FIXTURE_SETUP(cg)
 {
@@ -438,7 +468,7 @@ FIXTURE_TEARDOWN(cg)
 		rmdir(self->b);
 }
 
-TEST_F(cg, counts_the_cgroup_only)
+TEST_F(cg, samples_the_cgroup_only)
 {
 	struct held_profile *p = malloc(sizeof(*p));
 	const struct held_image *ia, *ib;
@@ -468,8 +498,7 @@ TEST_F(cg, counts_the_cgroup_only)
 	fd = open(self->a, O_RDONLY | O_DIRECTORY);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, pnl_open(&nl));
-	ASSERT_EQ(0, collect_scope_rate(&nl, PROFIL_SCOPE_CGROUP, fd, 0,
-					variant->rate))
+	ASSERT_EQ(0, collect_scope(&nl, PROFIL_SCOPE_CGROUP, fd, 0))
 		TH_LOG("%s", nl.extack);
 	/* The profile holds the cgroup, not the descriptor. */
 	close(fd);
@@ -487,11 +516,11 @@ TEST_F(cg, counts_the_cgroup_only)
 	ia = image_of(p, a, ANY_PARENT);
 	ib = image_of(p, b, ANY_PARENT);
 	ASSERT_NE(NULL, ia);
-	ASSERT_NE(NULL, ib) TH_LOG("every process is followed, B's too");
+	/* B's ticks, as many, are not samples: it has no image. */
+	EXPECT_EQ(NULL, ib) TH_LOG("B, outside the cgroup, was sampled");
 	EXPECT_EQ(sta.st_ino, ia->cgroup);
-	EXPECT_EQ(stb.st_ino, ib->cgroup);
+	EXPECT_NE(stb.st_ino, ia->cgroup);
 	EXPECT_EQ(PROFIL_STOP_EXIT, ia->reason);
-	EXPECT_EQ(PROFIL_STOP_EXIT, ib->reason);
 	/* A's spinner counts; its PCs are all in mappings. */
 	EXPECT_LE(50, periods(ia));
 	EXPECT_LT(0, ia->stats[PROFIL_STAT_IN_RANGE]);
@@ -499,14 +528,6 @@ TEST_F(cg, counts_the_cgroup_only)
 	EXPECT_GT(ia->stats[PROFIL_STAT_IN_RANGE],
 		  ia->stats[PROFIL_STAT_OUT_OF_RANGE]);
 	EXPECT_TRUE(image_adds_up(p, ia));
-	/* B's ticks, as many, all outside the cgroup. */
-	EXPECT_LE(50, periods(ib));
-	EXPECT_EQ(0, ib->stats[PROFIL_STAT_IN_RANGE]);
-	EXPECT_EQ(0, samples_in(p, ib->id, 0));
-	EXPECT_LT(0, ib->stats[PROFIL_STAT_OUT_OF_RANGE]);
-	EXPECT_LE(user_ticks(ib->stats) / 2,
-		  ib->stats[PROFIL_STAT_OUT_OF_RANGE]);
-	EXPECT_TRUE(image_adds_up(p, ib));
 	pnl_close(&nl);
 	free(p);
 }
@@ -559,6 +580,12 @@ TEST(bad_requests)
 		"not a cgroup v2 directory");
 	refused(_metadata, PROFIL_SCOPE_CGROUP, 1000, 0, -EBADF,
 		"not a cgroup v2 directory");
+	/* No timer per CPU: the tick's rates only. */
+	ASSERT_EQ(0, pnl_open(&nl));
+	EXPECT_EQ(-EINVAL, collect_scope_rate(&nl, PROFIL_SCOPE_MACHINE, NO_FD,
+					      0, PROFIL_RATE_MAX));
+	EXPECT_NE(NULL, strstr(nl.extack, TICK_ONLY)) TH_LOG("%s", nl.extack);
+	pnl_close(&nl);
 	/* The policy's NLA_POLICY_MAX, as for every bounded attribute. */
 	refused(_metadata, PROFIL_SCOPE_MAX + 1, NO_FD, 0, -ERANGE,
 		"integer out of range");
@@ -583,10 +610,10 @@ TEST(bad_requests)
 	pnl_close(&held);
 }
 
-TEST(privileged_exec_followed)
+TEST(privileged_exec_sampled)
 {
 	static const char copy[] = "/tmp/machine_test_setuid";
-	const struct held_image *pre, *post, *top[2];
+	const struct held_image *post, *top[2];
 	struct held_profile *p = malloc(sizeof(*p));
 	char line[32] = "";
 	int pipefd[2], st;
@@ -630,11 +657,9 @@ TEST(privileged_exec_followed)
 
 	ASSERT_EQ(0, held_read(&nl, p));
 	ASSERT_EQ(0, p->lost);
-	pre = image_of(p, pid, ANY_PARENT);
-	ASSERT_NE(NULL, pre);
-	EXPECT_EQ(PROFIL_STOP_EXEC, pre->reason);
-	post = image_of(p, pid, pre->id);
-	ASSERT_NE(NULL, post) TH_LOG("the setuid image was not followed");
+	post = last_image_of(p, pid);
+	ASSERT_NE(NULL, post) TH_LOG("the setuid image was not sampled");
+	EXPECT_NE(0, post->exe);
 	EXPECT_EQ(PROFIL_STOP_EXIT, post->reason);
 	EXPECT_LE(25, periods(post));
 	EXPECT_LT(0, post->stats[PROFIL_STAT_IN_RANGE]);
