@@ -29,7 +29,7 @@ int cmd_record(int argc, char **argv)
 	if (first < 0)
 		return live_parse_exit(first);
 	if (!o.all)
-		return ctl_usage_error(argv[0], "record follows every process: "
+		return ctl_usage_error(argv[0], "record samples every process: "
 				       "-a, or -G CGROUP (\"run\" follows "
 				       "one program)");
 	if (!o.rate)

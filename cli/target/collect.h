@@ -43,8 +43,8 @@ struct collect_watch {
  * @op: "run", "attach", "top" or "start", for messages
  * @attach: attach's rules: a signal to profil-ctl ends it, as the
  *	process's exit does
- * @machine: record -a: the kernel follows every process, a spawned
- *	command included
+ * @machine: record -a: the kernel's tick samples every process, a
+ *	spawned command included
  * @root: run's program, or attach's process; 0 before either
  * @params: the session's parameters (rate, flags)
  * @reader: the profile's reader; @reader.h is the collector's socket

@@ -334,6 +334,8 @@ static int on_stats(const uint64_t *st, size_t n, void *data)
 
 	if (hr->notes && n > PROFIL_PROFILE_IMAGES_LOST)
 		hr->notes->images_lost = st[PROFIL_PROFILE_IMAGES_LOST];
+	if (hr->notes && n > PROFIL_PROFILE_SAMPLES_LOST)
+		hr->notes->samples_lost = st[PROFIL_PROFILE_SAMPLES_LOST];
 	return 0;
 }
 
@@ -628,7 +630,14 @@ void held_notes_print(const char *op, const struct held_notes *n)
 			   "setgid or file capabilities)%s%s", n->secure_exec, n->secure_exec == 1 ? "" : "es",
 			   n->secure_comm[0] ? ", the first: " : "",
 			   n->secure_comm);
-	if (n->images_lost)
+	/* Machine-wide, images_lost counts samples, all in samples_lost. */
+	if (n->samples_lost)
+		ctl_errorf(op, "note: %" PRIu64 " sample%s reached no process "
+			   "image (%" PRIu64 " for want of room for one; the "
+			   "rest: the process exec'd or exited first, or its "
+			   "CPU had too many queued)", n->samples_lost,
+			   n->samples_lost == 1 ? "" : "s", n->images_lost);
+	else if (n->images_lost)
 		ctl_errorf(op, "note: %" PRIu64 " process%s not followed: "
 			   "the profile had no room for %s", n->images_lost,
 			   n->images_lost == 1 ? "" : "es",

@@ -22,6 +22,10 @@
  * @live: images still followed (their process neither exited nor
  *	exec'd)
  * @images_lost: processes not followed, the profile having no room
+ *	(machine-wide: samples whose process had no room for its image,
+ *	also in @samples_lost)
+ * @samples_lost: machine-wide: samples that reached no image
+ *	(PROFIL_PROFILE_SAMPLES_LOST)
  * @secure_exec: images that ended at an exec that raised privileges
  *	(setuid, setgid, file capabilities): not followed past it
  * @secure_comm: the command name of the first of them
@@ -33,6 +37,7 @@
 struct held_notes {
 	uint64_t live;
 	uint64_t images_lost;
+	uint64_t samples_lost;
 	uint64_t secure_exec;
 	char secure_comm[16];
 	uint64_t replaced;
