@@ -122,6 +122,13 @@ static void pk_tick_idle(struct work_struct *work);
 static DEFINE_MUTEX(pk_tick_mutex);
 /* Sessions on the scheduler-tick clock, and the machine-wide profile. */
 static unsigned int pk_tick_users;
+/*
+ * Sessions alone, which the probe looks up thread records for while
+ * there are any: a machine-wide profile's ticks need none. Read by the
+ * probe without the mutex: a tick that reads it stale is one of a
+ * session's first on this clock, or one after it left it.
+ */
+unsigned int pk_tick_sessions;
 /* The probe is registered: while there are users, and a grace time after. */
 static bool pk_tick_registered;
 /* How often the probe was registered since the module was loaded. */
@@ -131,11 +138,13 @@ static struct dentry *pk_debugfs;
 
 /**
  * pk_tick_clock_get() - a session starts using the scheduler tick
+ * @session: it is a session (with thread records), not the machine-wide
+ *	profile
  *
  * Context: process context, may sleep.
  * Return: 0 or a negative errno.
  */
-int pk_tick_clock_get(void)
+int pk_tick_clock_get(bool session)
 {
 	int err = 0;
 
@@ -148,23 +157,29 @@ int pk_tick_clock_get(void)
 			pk_tick_registrations++;
 		}
 	}
-	if (!err)
+	if (!err) {
 		pk_tick_users++;
+		if (session)
+			WRITE_ONCE(pk_tick_sessions, pk_tick_sessions + 1);
+	}
 	mutex_unlock(&pk_tick_mutex);
 	return err;
 }
 
 /**
  * pk_tick_clock_put() - a session stops using the scheduler tick
+ * @session: as for pk_tick_clock_get()
  *
  * Unprofiled tasks pay for the probe on every update_curr(), so it goes
  * when no session has needed it for PK_TICK_GRACE.
  *
  * Context: process context, may sleep.
  */
-void pk_tick_clock_put(void)
+void pk_tick_clock_put(bool session)
 {
 	mutex_lock(&pk_tick_mutex);
+	if (session)
+		WRITE_ONCE(pk_tick_sessions, pk_tick_sessions - 1);
 	if (!--pk_tick_users)
 		mod_delayed_work(system_wq, &pk_tick_idle_work, PK_TICK_GRACE);
 	mutex_unlock(&pk_tick_mutex);

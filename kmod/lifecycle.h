@@ -9,7 +9,11 @@
 
 int pk_lifecycle_init(void);
 void pk_lifecycle_exit(void);
-int pk_tick_clock_get(void);
-void pk_tick_clock_put(void);
+#include <linux/types.h>
+
+extern unsigned int pk_tick_sessions;
+
+int pk_tick_clock_get(bool session);
+void pk_tick_clock_put(bool session);
 
 #endif /* _PK_LIFECYCLE_H */

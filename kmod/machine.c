@@ -138,7 +138,7 @@ int pk_machine_claim(struct pk_collector *c, u32 rate, u32 flags)
 	mutex_lock(&pk_machine_mutex);
 	if (pk_machine)
 		goto unlock;
-	err = pk_tick_clock_get();
+	err = pk_tick_clock_get(false);
 	if (err)
 		goto unlock;
 	pk_collector_get(c);
@@ -180,7 +180,7 @@ void pk_machine_release(struct pk_collector *c)
 		return;
 	/* No tick holds it any more once a grace period has passed. */
 	synchronize_rcu();
-	pk_tick_clock_put();
+	pk_tick_clock_put(false);
 	pk_collector_put(c);
 }
 

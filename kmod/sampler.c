@@ -34,6 +34,7 @@
 
 #include "collector.h"
 #include "fault.h"
+#include "lifecycle.h"
 #include "machine.h"
 #include "regions.h"
 #include "sampler.h"
@@ -471,6 +472,9 @@ void pk_tick_runtime(struct task_struct *task, u64 delta, u64 pending)
 	struct pt_regs *regs;
 
 	pk_machine_runtime(task, delta);
+	/* A machine-wide profile alone: no thread record to look for. */
+	if (!READ_ONCE(pk_tick_sessions))
+		return;
 
 	/*
 	 * A kernel thread runs no user code and has no record. Among them

@@ -107,9 +107,9 @@ static int pk_session_use_tick(struct pk_session *s, bool use)
 	int err = 0;
 
 	if (use && !s->on_tick_clock)
-		err = pk_tick_clock_get();
+		err = pk_tick_clock_get(true);
 	else if (!use && s->on_tick_clock)
-		pk_tick_clock_put();
+		pk_tick_clock_put(true);
 	if (!err)
 		s->on_tick_clock = use;
 	return err;
