@@ -571,33 +571,20 @@ bool pk_sample_add(struct pk_collector *c, u32 image, u32 object, u64 offset,
 }
 
 /**
- * pk_collector_locate() - the object and offset of a user PC
- * @c: the collector
- * @mm: the address space, its mmap_lock held
+ * pk_vma_offset() - the offset of a user PC in its object
+ * @vma: the mapping that holds it
  * @pc: the user PC
- * @object: its object's id, 0 if there is no room for a new one
- * @offset: its offset in the object: a file offset in a file, from the
- *	start of a special mapping, the address itself in anonymous memory
  *
- * Context: process context.
- * Return: false if @pc is in no mapping.
+ * Return: a file offset in a file, the offset from the start of a special
+ * mapping (the vDSO), the address itself in anonymous memory.
  */
-bool pk_collector_locate(struct pk_collector *c, struct mm_struct *mm, u64 pc,
-			 u32 *object, u64 *offset)
+u64 pk_vma_offset(const struct vm_area_struct *vma, u64 pc)
 {
-	struct vm_area_struct *vma = vma_lookup(mm, pc);
-
-	if (!vma)
-		return false;
-	*object = pk_object_of(c, vma);
 	if (vma->vm_file)
-		*offset =
-			pc - vma->vm_start + ((u64)vma->vm_pgoff << PAGE_SHIFT);
-	else if (vma->vm_ops && vma->vm_ops->name)
-		*offset = pc - vma->vm_start;
-	else
-		*offset = pc;
-	return true;
+		return pc - vma->vm_start + ((u64)vma->vm_pgoff << PAGE_SHIFT);
+	if (vma->vm_ops && vma->vm_ops->name)
+		return pc - vma->vm_start;
+	return pc;
 }
 
 /**
@@ -620,9 +607,9 @@ enum pk_collect pk_collect_pc(struct pk_session *s, u64 pc, u32 count)
 {
 	struct pk_collector *c = pk_session_collector(s);
 	struct mm_struct *mm = s->mm;
+	struct vm_area_struct *vma;
 	u32 object = 0;
 	u64 offset = 0;
-	bool mapped;
 
 	if (!mmget_not_zero(mm))
 		return PK_COLLECT_GONE;
@@ -630,11 +617,15 @@ enum pk_collect pk_collect_pc(struct pk_session *s, u64 pc, u32 count)
 		mmput(mm);
 		return PK_COLLECT_BUSY;
 	}
-	mapped = pk_collector_locate(c, mm, pc, &object, &offset);
+	vma = vma_lookup(mm, pc);
+	if (vma) {
+		object = pk_object_of(c, vma);
+		offset = pk_vma_offset(vma, pc);
+	}
 	mmap_read_unlock(mm);
 	mmput(mm);
 
-	if (!mapped)
+	if (!vma)
 		return PK_COLLECT_OUTSIDE;
 	if (!object || !pk_sample_add(c, s->image, object, offset, count))
 		return PK_COLLECT_FULL;

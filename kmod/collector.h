@@ -199,13 +199,11 @@ void pk_collector_image_final(struct pk_collector *c, u32 image,
 enum pk_collect pk_collect_pc(struct pk_session *s, u64 pc, u32 count);
 
 /* For the machine-wide profile's images (machine_image.c). */
-struct mm_struct;
 struct vm_area_struct;
 u32 pk_object_of(struct pk_collector *c, struct vm_area_struct *vma);
 bool pk_sample_add(struct pk_collector *c, u32 image, u32 object, u64 offset,
 		   u32 count);
-bool pk_collector_locate(struct pk_collector *c, struct mm_struct *mm, u64 pc,
-			 u32 *object, u64 *offset);
+u64 pk_vma_offset(const struct vm_area_struct *vma, u64 pc);
 
 int pk_collectors_init(void);
 void pk_collectors_stop(void);

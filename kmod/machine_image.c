@@ -20,15 +20,18 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cgroup.h>
+#include <linux/fs.h>
 #include <linux/hash.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
+#include <linux/percpu.h>
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 
 #include "collector.h"
+#include "compat.h"
 #include "machine_image.h"
 
 /*
@@ -134,6 +137,81 @@ unlock:
 	return id;
 }
 
+/**
+ * struct pk_image_hint - what a CPU's last attribution found
+ * @generation: the profile it was for (pk_collector.generation)
+ * @key: the process
+ * @image: its image then
+ * @file: the file of the mapping the PC was in, or NULL
+ * @inode: its inode
+ * @ctime: the inode's ctime then, which the object's identity includes
+ * @object: its object
+ *
+ * The next sample on a CPU is most often of the same process, in the same
+ * file: the hint saves the look-ups of its image and object. It is
+ * checked against the live image and mapping before it is used (the
+ * image must still be the process's live one; the mapping's file, inode
+ * and ctime must be those the object was found for), so a stale hint
+ * costs only the look-ups. Read and written with preemption disabled;
+ * an attribution that moves to another CPU in between leaves a hint
+ * there that is checked as any other.
+ */
+struct pk_image_hint {
+	u64 generation;
+	pid_t key;
+	u32 image;
+	const struct file *file;
+	const struct inode *inode;
+	struct timespec64 ctime;
+	u32 object;
+};
+
+static DEFINE_PER_CPU(struct pk_image_hint, pk_image_hints);
+
+/* The live image of process @key, from the hint @h if it still holds. */
+static u32 pk_image_hinted(struct pk_collector *c, pid_t key,
+			   const struct pk_image_hint *h)
+{
+	const struct pk_image *img;
+	u32 slot;
+
+	if (h->generation == c->generation && h->key == key && h->image) {
+		img = &c->images[h->image - 1];
+		if (img->key == key &&
+		    READ_ONCE(img->reason) == PROFIL_STOP_NONE)
+			return h->image;
+	}
+	return pk_image_find(c, key, &slot, NULL);
+}
+
+/*
+ * The object of @vma, from the hint @h if it still holds, which is
+ * updated otherwise. Context: as pk_object_of().
+ */
+static u32 pk_object_hinted(struct pk_collector *c, struct vm_area_struct *vma,
+			    struct pk_image_hint *h)
+{
+	const struct inode *inode;
+	struct timespec64 ctime;
+	u32 object;
+
+	if (!vma->vm_file)
+		return pk_object_of(c, vma);
+	inode = file_inode(vma->vm_file);
+	ctime = pk_inode_ctime(inode);
+	if (h->generation == c->generation && h->file == vma->vm_file &&
+	    h->inode == inode && timespec64_equal(&h->ctime, &ctime))
+		return h->object;
+	object = pk_object_of(c, vma);
+	if (object) {
+		h->file = vma->vm_file;
+		h->inode = inode;
+		h->ctime = ctime;
+		h->object = object;
+	}
+	return object;
+}
+
 static void pk_image_add(struct pk_collector *c, u32 image, enum profil_stat i,
 			 u64 n)
 {
@@ -161,12 +239,19 @@ void pk_machine_image_collect(struct pk_collector *c, u64 pc, u32 missed,
 {
 	struct mm_struct *mm = current->mm;
 	pid_t key = task_tgid_nr(current);
-	u32 image, slot, object = 0;
+	struct vm_area_struct *vma;
 	enum profil_stat result;
-	u64 offset = 0;
+	struct pk_image_hint h;
+	u32 image, object;
 
+	h = *get_cpu_ptr(&pk_image_hints);
+	put_cpu_ptr(&pk_image_hints);
+	if (h.generation != c->generation) {
+		memset(&h, 0, sizeof(h));
+		h.generation = c->generation;
+	}
 	if (!mmap_read_trylock(mm)) {
-		image = pk_image_find(c, key, &slot, NULL);
+		image = pk_image_hinted(c, key, &h);
 		if (!image) {
 			atomic64_inc(&c->samples_lost);
 			return;
@@ -175,23 +260,31 @@ void pk_machine_image_collect(struct pk_collector *c, u64 pc, u32 missed,
 		result = PROFIL_STAT_DISCARDED;
 		goto count;
 	}
-	image = pk_image_find(c, key, &slot, NULL);
-	if (!image)
-		image = pk_image_make(c, key, mm);
+	image = pk_image_hinted(c, key, &h) ?: pk_image_make(c, key, mm);
 	if (!image) {
 		mmap_read_unlock(mm);
 		atomic64_inc(&c->samples_lost);
 		return;
 	}
-	if (!pk_collector_locate(c, mm, pc, &object, &offset)) {
+	vma = vma_lookup(mm, pc);
+	if (!vma) {
 		result = PROFIL_STAT_OUT_OF_RANGE;
-	} else if (!object || !pk_sample_add(c, image, object, offset, 1)) {
+		goto unlock;
+	}
+	object = pk_object_hinted(c, vma, &h);
+	if (!object ||
+	    !pk_sample_add(c, image, object, pk_vma_offset(vma, pc), 1)) {
 		pk_image_add(c, image, PROFIL_STAT_PROFILE_FULL, 1);
 		result = PROFIL_STAT_DISCARDED;
 	} else {
 		result = PROFIL_STAT_IN_RANGE;
 	}
+unlock:
 	mmap_read_unlock(mm);
+	h.key = key;
+	h.image = image;
+	*get_cpu_ptr(&pk_image_hints) = h;
+	put_cpu_ptr(&pk_image_hints);
 count:
 	pk_image_add(c, image, PROFIL_STAT_TICKS, 1);
 	pk_image_add(c, image, PROFIL_STAT_MISSED, missed);
