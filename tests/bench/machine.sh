@@ -17,9 +17,10 @@
 # buffers) and its report come before and after, outside the span.
 # "adds" is the span over the unprofiled one; per sample, that divided by
 # the samples the tool took. Medians of $REPEAT runs after one not
-# counted.
+# counted: the exec rows' spans spread over about 0.5 ms even without
+# address-space randomisation (below), so five.
 set -u
-REPEAT=${REPEAT:-3}
+REPEAT=${REPEAT:-5}
 LOOPS=${LOOPS:-600}
 EXECS=${EXECS:-300}
 CTL=$TOP/cli/profil-ctl
@@ -62,7 +63,8 @@ once()
 	echo "$(cat $OUT/span 2>/dev/null || echo 0) ${samples:-0}"
 }
 
-# run MODE RATE: medians of span and samples.
+# run MODE RATE: medians of span and samples; the spans, sorted, as a
+# comment on stderr (the spread the medians come from).
 run()
 {
 	local i spans= samples= r
@@ -73,6 +75,8 @@ run()
 		spans="$spans ${r% *}"
 		samples="$samples ${r#* }"
 	done
+	echo "#   $1 at $2 Hz, $execs execs, spans (ns):" \
+	     $(echo $spans | tr ' ' '\n' | sort -n) >&2
 	echo "$(echo $spans | median) $(echo $samples | median)"
 }
 
