@@ -667,6 +667,15 @@ static void pk_collector_close(struct pk_collector *c)
 	struct pk_session *s;
 	u32 i = 0;
 
+	if (c->scope != PROFIL_SCOPE_PROCESS) {
+		raw_spin_lock(&c->lock);
+		WRITE_ONCE(c->closed, true);
+		raw_spin_unlock(&c->lock);
+		/* No session: the tick stops sampling into it, and that is all. */
+		pk_machine_release(c);
+		pk_collector_put(c);
+		return;
+	}
 	while ((s = pk_collector_next_session(c, &i))) {
 		pk_session_stop(s, PROFIL_STOP_CLOSED, 0);
 		pk_session_put(s);
@@ -677,8 +686,6 @@ static void pk_collector_close(struct pk_collector *c)
 		pk_session_end_stopped(s);
 		pk_session_put(s);
 	}
-	if (c->scope != PROFIL_SCOPE_PROCESS)
-		pk_machine_release(c);
 	pk_collector_put(c);
 }
 

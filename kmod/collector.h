@@ -42,6 +42,9 @@ struct task_struct;
  *	a machine-wide profile
  * @key: machine-wide: the process's tgid in the initial PID namespace,
  *	the image index's key
+ * @start: machine-wide: when its process started (the group leader's
+ *	start_boottime, which an exec keeps), to tell a reused pid's
+ *	process from the one the image was
  * @pid: in the collector's PID namespace
  * @parent: the image it came from, 0 for one the collector named
  * @exe: its executable's object, 0 if unknown
@@ -57,6 +60,7 @@ struct pk_image {
 	struct pk_session *session;
 	pid_t key;
 	u32 pid;
+	u64 start;
 	u32 parent;
 	u32 exe;
 	int reason;

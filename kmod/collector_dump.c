@@ -46,11 +46,16 @@ static int pk_put_image(struct sk_buff *skb, struct pk_collector *c, u32 i)
 	if (s) {
 		pk_session_stats(s, stats);
 		pk_session_put(s);
-	} else {
-		/* Final, or a machine-wide image's own (zero if neither). */
+	} else if (img.final || c->scope != PROFIL_SCOPE_PROCESS) {
+		/* Final (else zero), or a machine-wide image's own. */
 		for (k = 0; k <= PROFIL_STAT_MAX; k++)
 			stats[k] = atomic64_read(&c->images[i].stats[k]);
 	}
+	/* Machine-wide, each sample is counted in its result alone. */
+	if (c->scope != PROFIL_SCOPE_PROCESS)
+		stats[PROFIL_STAT_TICKS] = stats[PROFIL_STAT_IN_RANGE] +
+					   stats[PROFIL_STAT_OUT_OF_RANGE] +
+					   stats[PROFIL_STAT_DISCARDED];
 
 	nest = nla_nest_start(skb, PROFIL_ATTR_IMAGE);
 	if (!nest)

@@ -61,7 +61,7 @@ static void pk_probe_exit(void *data, struct task_struct *task)
 	/* Only the group's last threads (two may see it dead) end it. */
 	if (!atomic_read(&task->signal->live)) {
 		pk_session_exit(task);
-		pk_machine_exit(task);
+		pk_machine_exit_task(task);
 	}
 }
 
@@ -137,7 +137,8 @@ static DECLARE_DELAYED_WORK(pk_tick_idle_work, pk_tick_idle);
 static struct dentry *pk_debugfs;
 
 /**
- * pk_tick_clock_get() - a session starts using the scheduler tick
+ * pk_tick_clock_get() - a session or the machine-wide profile starts
+ *	using the scheduler tick
  * @session: it is a session (with thread records), not the machine-wide
  *	profile
  *
@@ -167,7 +168,8 @@ int pk_tick_clock_get(bool session)
 }
 
 /**
- * pk_tick_clock_put() - a session stops using the scheduler tick
+ * pk_tick_clock_put() - a session or the machine-wide profile stops using
+ *	the scheduler tick
  * @session: as for pk_tick_clock_get()
  *
  * Unprofiled tasks pay for the probe on every update_curr(), so it goes

@@ -30,6 +30,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitops.h>
+#include <linux/bits.h>
 #include <linux/cgroup.h>
 #include <linux/errno.h>
 #include <linux/math64.h>
@@ -53,10 +54,13 @@
  * Samples a CPU may have queued and not yet attributed. A sample taken
  * in user mode is attributed on the return from the tick's interrupt,
  * unless the task is preempted first; one taken in the kernel waits for
- * the system call to return. A sample that finds them all queued is
- * dropped and counted in the profile's samples_lost.
+ * the system call to return, which may be long: those may take only
+ * half the slots, so that tasks asleep in the kernel never starve the
+ * CPU's samples in user mode. A sample that finds no slot is dropped and
+ * counted in the profile's samples_lost.
  */
 #define PK_MACHINE_SLOTS 16
+#define PK_MACHINE_SYSTEM_SLOTS (PK_MACHINE_SLOTS / 2)
 
 /**
  * struct pk_machine_sample - a sample on its way to the profile
@@ -86,26 +90,35 @@ struct pk_machine_sample {
  * @generation: the profile @clock counts for
  * @phase: where @clock starts for the next profile, drawn at its claim
  *	(a random phase per CPU, drawn where no runqueue lock is held)
+ * @system: slots taken by samples in the kernel, for PK_MACHINE_SYSTEM_SLOTS
+ *	(atomic: taken by the tick, given back by the attribution)
  * @busy: the slots queued; set by the CPU's tick, cleared by the
  *	attribution, which may run on another CPU (atomic bit operations)
  * @slots: the sample slots
+ * @hint: the attribution's hint (machine_image.c), used on this CPU
  *
  * @clock and @generation are written by the runtime updates of the
  * CPU's tasks, under its runqueue lock, which the scheduler holds
  * across every sched_stat_runtime tracepoint: a remote wakeup updates
  * another CPU's runtime, under that CPU's lock. @phase is written by a
- * claim before the profile is published, and read after the runtime
- * updates see it.
+ * claim, under pk_machine_mutex after the last profile's grace period,
+ * before the new one is published: no probe reads it meanwhile.
  */
 struct pk_machine_cpu {
 	u64 clock;
 	u64 generation;
 	u32 phase;
 	unsigned long busy;
+	atomic_t system;
 	struct pk_machine_sample slots[PK_MACHINE_SLOTS];
+	struct pk_image_hint hint;
 };
 
-static DEFINE_PER_CPU(struct pk_machine_cpu, pk_machine_cpus);
+/*
+ * Allocated at the module's load rather than static: the static per-CPU
+ * area that modules share is small.
+ */
+static struct pk_machine_cpu __percpu *pk_machine_cpus;
 
 /*
  * The profile the tick samples into, or NULL. Published with
@@ -138,6 +151,10 @@ int pk_machine_claim(struct pk_collector *c, u32 rate, u32 flags)
 	mutex_lock(&pk_machine_mutex);
 	if (pk_machine)
 		goto unlock;
+	/* A close of its socket first: nothing would release it. */
+	err = -ENOENT;
+	if (pk_collector_closed(c))
+		goto unlock;
 	err = pk_tick_clock_get(false);
 	if (err)
 		goto unlock;
@@ -146,8 +163,8 @@ int pk_machine_claim(struct pk_collector *c, u32 rate, u32 flags)
 	c->period = NSEC_PER_SEC / rate;
 	/* The last profile's grace period is over: no tick reads these. */
 	for_each_possible_cpu(cpu)
-		per_cpu(pk_machine_cpus, cpu).phase =
-			get_random_u32_below(c->period);
+		WRITE_ONCE(per_cpu_ptr(pk_machine_cpus, cpu)->phase,
+			   get_random_u32_below(c->period));
 	c->flags = flags;
 	c->generation = ++pk_machine_generation;
 	rcu_assign_pointer(pk_machine_live, c);
@@ -173,15 +190,42 @@ void pk_machine_release(struct pk_collector *c)
 	ours = pk_machine == c;
 	if (ours) {
 		RCU_INIT_POINTER(pk_machine_live, NULL);
+		/*
+		 * No tick holds it any more once a grace period has passed;
+		 * under the mutex, so that no claim rewrites the CPUs' phases
+		 * before.
+		 */
+		synchronize_rcu();
 		pk_machine = NULL;
 	}
 	mutex_unlock(&pk_machine_mutex);
 	if (!ours)
 		return;
-	/* No tick holds it any more once a grace period has passed. */
-	synchronize_rcu();
 	pk_tick_clock_put(false);
 	pk_collector_put(c);
+}
+
+/**
+ * pk_machine_init() - the per-CPU clocks and sample slots
+ *
+ * Context: module load, before any request.
+ * Return: 0 or -ENOMEM.
+ */
+int pk_machine_init(void)
+{
+	pk_machine_cpus = alloc_percpu(struct pk_machine_cpu);
+	return pk_machine_cpus ? 0 : -ENOMEM;
+}
+
+/**
+ * pk_machine_exit() - free them
+ *
+ * Context: module exit: no profile is claimed, and no sample queued (each
+ * holds a module reference).
+ */
+void pk_machine_exit(void)
+{
+	free_percpu(pk_machine_cpus);
 }
 
 /**
@@ -213,14 +257,18 @@ static void pk_machine_attribute(struct callback_head *head)
 	struct pk_machine_sample *slot =
 		container_of(head, struct pk_machine_sample, work);
 	struct pk_machine_sample ms = *slot;
+	struct pk_machine_cpu *mc = per_cpu_ptr(pk_machine_cpus, ms.cpu);
 
 	/* The slot is free again, for its CPU's next tick. */
-	clear_bit_unlock(ms.index, &per_cpu(pk_machine_cpus, ms.cpu).busy);
+	if (ms.system)
+		atomic_dec(&mc->system);
+	clear_bit_unlock(ms.index, &mc->busy);
 	if (!pk_collector_closed(ms.c)) {
 		/* An exec since the tick: the PC was the old program's. */
 		if (current->mm && current->mm == ms.mm)
 			pk_machine_image_collect(ms.c, ms.pc, ms.missed,
-						 ms.system);
+						 ms.system,
+						 &pk_machine_cpus->hint);
 		else
 			atomic64_inc(&ms.c->samples_lost);
 	}
@@ -253,13 +301,18 @@ static void pk_machine_sample(struct pk_collector *c, struct pk_machine_cpu *mc,
 {
 	struct pk_machine_sample *slot;
 	bool system = false;
+	unsigned long free;
 	unsigned int i;
 
 	if ((current->flags & PF_KTHREAD) || !current->mm)
 		return;
 	if (!user_mode(regs)) {
+		/*
+		 * In execve() past the new mm, task_pt_regs() still holds
+		 * the old program's PC, which the new one's would be charged.
+		 */
 		if (!(c->flags & PROFIL_F_SYSTEM_TICKS) ||
-		    (current->flags & PK_NO_USER_REGS))
+		    (current->flags & PK_NO_USER_REGS) || current->in_execve)
 			return;
 		/* The user PC at which the task entered the kernel. */
 		regs = task_pt_regs(current);
@@ -269,9 +322,17 @@ static void pk_machine_sample(struct pk_collector *c, struct pk_machine_cpu *mc,
 		return;
 
 	/* Only this CPU sets its bits: a free one found stays free. */
-	i = find_first_zero_bit(&mc->busy, PK_MACHINE_SLOTS);
-	if (i >= PK_MACHINE_SLOTS || test_and_set_bit_lock(i, &mc->busy))
+	free = ~READ_ONCE(mc->busy) & GENMASK(PK_MACHINE_SLOTS - 1, 0);
+	if (!free)
 		goto lost;
+	i = __ffs(free);
+	if (system &&
+	    atomic_inc_return(&mc->system) > PK_MACHINE_SYSTEM_SLOTS) {
+		atomic_dec(&mc->system);
+		goto lost;
+	}
+	if (test_and_set_bit_lock(i, &mc->busy))
+		goto unclaim;
 	slot = &mc->slots[i];
 	if (!try_module_get(THIS_MODULE))
 		goto free_slot;
@@ -295,6 +356,9 @@ static void pk_machine_sample(struct pk_collector *c, struct pk_machine_cpu *mc,
 	module_put(THIS_MODULE);
 free_slot:
 	clear_bit_unlock(i, &mc->busy);
+unclaim:
+	if (system)
+		atomic_dec(&mc->system);
 lost:
 	atomic64_inc(&c->samples_lost);
 }
@@ -322,12 +386,12 @@ void pk_machine_runtime(struct task_struct *task, u64 delta)
 	c = rcu_dereference_sched(pk_machine_live);
 	if (!c)
 		return;
-	mc = per_cpu_ptr(&pk_machine_cpus, task_cpu(task));
+	mc = per_cpu_ptr(pk_machine_cpus, task_cpu(task));
 	period = c->period;
 	if (unlikely(mc->generation != c->generation)) {
-		/* A new profile: pairs with the claim's rcu_assign_pointer(). */
+		/* A new profile: its claim wrote the phase before publishing. */
 		mc->generation = c->generation;
-		mc->clock = mc->phase;
+		mc->clock = READ_ONCE(mc->phase);
 	}
 	mc->clock += delta;
 	if (task != current || !in_hardirq() || mc->clock < period)
@@ -359,12 +423,12 @@ void pk_machine_exec(struct task_struct *task)
 }
 
 /**
- * pk_machine_exit() - a process is gone: its image ends
+ * pk_machine_exit_task() - a process is gone: its image ends
  * @task: current, a thread exiting after its group died
  *
  * Context: the sched_process_exit tracepoint, preemption disabled.
  */
-void pk_machine_exit(struct task_struct *task)
+void pk_machine_exit_task(struct task_struct *task)
 {
 	struct pk_collector *c = rcu_dereference_sched(pk_machine_live);
 

@@ -22,6 +22,8 @@
 #include <linux/cgroup.h>
 #include <linux/fs.h>
 #include <linux/hash.h>
+#include <linux/kdev_t.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/percpu.h>
@@ -44,7 +46,8 @@
 static u32 pk_image_find(struct pk_collector *c, pid_t key, u32 *slot,
 			 u32 *exec_parent)
 {
-	u32 i = hash_32(key, 32), id, live = 0, latest = 0;
+	u32 i = hash_32(key, ilog2(c->image_mask + 1)), id, live = 0,
+	    latest = 0;
 	const struct pk_image *img;
 
 	for (;; i++) {
@@ -71,15 +74,16 @@ static u32 pk_image_find(struct pk_collector *c, pid_t key, u32 *slot,
 
 /*
  * The image that current's process came from: the one its previous
- * program had, else its parent process's live one, else 0.
+ * program had (the same process: started when it was, which a reused
+ * pid's was not), else its parent process's live one, else 0.
  */
-static u32 pk_image_parent(struct pk_collector *c, pid_t key)
+static u32 pk_image_parent(struct pk_collector *c, pid_t key, u64 start)
 {
 	u32 parent = 0, slot;
 	pid_t ppid;
 
 	pk_image_find(c, key, &slot, &parent);
-	if (parent)
+	if (parent && c->images[parent - 1].start == start)
 		return parent;
 	rcu_read_lock();
 	ppid = task_tgid_nr(rcu_dereference(current->real_parent));
@@ -95,6 +99,7 @@ static u32 pk_image_parent(struct pk_collector *c, pid_t key)
 static u32 pk_image_make(struct pk_collector *c, pid_t key,
 			 struct mm_struct *mm)
 {
+	u64 start = current->group_leader->start_boottime;
 	char comm[TASK_COMM_LEN];
 	struct vm_area_struct *vma;
 	struct pk_image *img;
@@ -102,6 +107,17 @@ static u32 pk_image_make(struct pk_collector *c, pid_t key,
 	u64 cgroup;
 	pid_t pid;
 
+	/*
+	 * Full: no image, and none of the work (nor an object that only
+	 * its executable would have taken). The count is read without the
+	 * lock: a sample that comes as the table fills does the work.
+	 */
+	if (READ_ONCE(c->nr_images) >= c->images_max) {
+		raw_spin_lock(&c->lock);
+		c->images_lost++;
+		raw_spin_unlock(&c->lock);
+		return 0;
+	}
 	/* The executable: the file whose text the ELF loader put there. */
 	vma = vma_lookup(mm, mm->start_code);
 	if (vma && vma->vm_file)
@@ -111,7 +127,7 @@ static u32 pk_image_make(struct pk_collector *c, pid_t key,
 	rcu_read_lock();
 	cgroup = cgroup_id(task_dfl_cgroup(current));
 	rcu_read_unlock();
-	parent = pk_image_parent(c, key);
+	parent = pk_image_parent(c, key, start);
 
 	raw_spin_lock(&c->lock);
 	/* Under the lock no other insertion runs: a free slot stays free. */
@@ -124,49 +140,20 @@ static u32 pk_image_make(struct pk_collector *c, pid_t key,
 	}
 	img = &c->images[c->nr_images];
 	img->key = key;
+	img->start = start;
 	img->pid = pid;
 	img->parent = parent;
 	img->exe = exe;
 	img->cgroup = cgroup;
 	memcpy(img->comm, comm, sizeof(comm));
-	id = ++c->nr_images;
+	id = c->nr_images + 1;
+	WRITE_ONCE(c->nr_images, id);
 	/* Publish: the image before its id. */
 	smp_store_release(&c->image_index[slot], id);
 unlock:
 	raw_spin_unlock(&c->lock);
 	return id;
 }
-
-/**
- * struct pk_image_hint - what a CPU's last attribution found
- * @generation: the profile it was for (pk_collector.generation)
- * @key: the process
- * @image: its image then
- * @file: the file of the mapping the PC was in, or NULL
- * @inode: its inode
- * @ctime: the inode's ctime then, which the object's identity includes
- * @object: its object
- *
- * The next sample on a CPU is most often of the same process, in the same
- * file: the hint saves the look-ups of its image and object. It is
- * checked against the live image and mapping before it is used (the
- * image must still be the process's live one; the mapping's file, inode
- * and ctime must be those the object was found for), so a stale hint
- * costs only the look-ups. Read and written with preemption disabled;
- * an attribution that moves to another CPU in between leaves a hint
- * there that is checked as any other.
- */
-struct pk_image_hint {
-	u64 generation;
-	pid_t key;
-	u32 image;
-	const struct file *file;
-	const struct inode *inode;
-	struct timespec64 ctime;
-	u32 object;
-};
-
-static DEFINE_PER_CPU(struct pk_image_hint, pk_image_hints);
 
 /* The live image of process @key, from the hint @h if it still holds. */
 static u32 pk_image_hinted(struct pk_collector *c, pid_t key,
@@ -186,29 +173,33 @@ static u32 pk_image_hinted(struct pk_collector *c, pid_t key,
 
 /*
  * The object of @vma, from the hint @h if it still holds, which is
- * updated otherwise. Context: as pk_object_of().
+ * updated otherwise. The hinted object is compared by its identity, not
+ * by pointers a freed file or inode could leave to another.
+ * Context: as pk_object_of().
  */
 static u32 pk_object_hinted(struct pk_collector *c, struct vm_area_struct *vma,
 			    struct pk_image_hint *h)
 {
+	const struct pk_object *o;
 	const struct inode *inode;
 	struct timespec64 ctime;
 	u32 object;
 
 	if (!vma->vm_file)
 		return pk_object_of(c, vma);
-	inode = file_inode(vma->vm_file);
-	ctime = pk_inode_ctime(inode);
-	if (h->generation == c->generation && h->file == vma->vm_file &&
-	    h->inode == inode && timespec64_equal(&h->ctime, &ctime))
-		return h->object;
-	object = pk_object_of(c, vma);
-	if (object) {
-		h->file = vma->vm_file;
-		h->inode = inode;
-		h->ctime = ctime;
-		h->object = object;
+	if (h->generation == c->generation && h->object) {
+		/* Objects never change once published. */
+		o = &c->objects[h->object - 1];
+		inode = file_inode(vma->vm_file);
+		ctime = pk_inode_ctime(inode);
+		if (o->kind == PROFIL_OBJECT_FILE && o->ino == inode->i_ino &&
+		    o->dev == new_encode_dev(inode->i_sb->s_dev) &&
+		    o->generation == inode->i_generation &&
+		    o->ctime == timespec64_to_ns(&ctime))
+			return h->object;
 	}
+	object = pk_object_of(c, vma);
+	h->object = object;
 	return object;
 }
 
@@ -225,6 +216,7 @@ static void pk_image_add(struct pk_collector *c, u32 image, enum profil_stat i,
  * @pc: the user PC the tick found
  * @missed: the sampling periods the tick came too late for
  * @system: the tick was in the kernel, and @pc where current entered it
+ * @hints: the per-CPU hints (struct pk_image_hint)
  *
  * Into current's process's image, made if it has none. As for
  * pk_collect_pc(), the mapping that holds @pc now is the one that held it
@@ -235,7 +227,7 @@ static void pk_image_add(struct pk_collector *c, u32 image, enum profil_stat i,
  * an address space.
  */
 void pk_machine_image_collect(struct pk_collector *c, u64 pc, u32 missed,
-			      bool system)
+			      bool system, struct pk_image_hint __percpu *hints)
 {
 	struct mm_struct *mm = current->mm;
 	pid_t key = task_tgid_nr(current);
@@ -244,8 +236,8 @@ void pk_machine_image_collect(struct pk_collector *c, u64 pc, u32 missed,
 	struct pk_image_hint h;
 	u32 image, object;
 
-	h = *get_cpu_ptr(&pk_image_hints);
-	put_cpu_ptr(&pk_image_hints);
+	h = *get_cpu_ptr(hints);
+	put_cpu_ptr(hints);
 	if (h.generation != c->generation) {
 		memset(&h, 0, sizeof(h));
 		h.generation = c->generation;
@@ -283,10 +275,10 @@ unlock:
 	mmap_read_unlock(mm);
 	h.key = key;
 	h.image = image;
-	*get_cpu_ptr(&pk_image_hints) = h;
-	put_cpu_ptr(&pk_image_hints);
+	*get_cpu_ptr(hints) = h;
+	put_cpu_ptr(hints);
 count:
-	pk_image_add(c, image, PROFIL_STAT_TICKS, 1);
+	/* TICKS is the sum of the results: collector_dump.c adds it up. */
 	pk_image_add(c, image, PROFIL_STAT_MISSED, missed);
 	pk_image_add(c, image, PROFIL_STAT_SYSTEM_CHARGED, system);
 	pk_image_add(c, image, result, 1);

@@ -27,9 +27,12 @@ static int __init pk_init(void)
 {
 	int err;
 
-	err = pk_threads_init();
+	err = pk_machine_init();
 	if (err)
 		return err;
+	err = pk_threads_init();
+	if (err)
+		goto err_machine;
 	err = pk_sessions_init();
 	if (err)
 		goto err_threads;
@@ -53,6 +56,8 @@ err_sessions:
 	pk_sessions_exit();
 err_threads:
 	pk_threads_exit();
+err_machine:
+	pk_machine_exit();
 	return err;
 }
 
@@ -67,6 +72,14 @@ static void __exit pk_exit(void)
 	/* After the sessions, whose parameters hold collectors. */
 	pk_collectors_exit();
 	pk_threads_exit();
+	pk_machine_exit();
+	/*
+	 * A task_work callback or work item drops its module reference as
+	 * its last act, and may still be running the few instructions after
+	 * it, preempted: wait until every task has left the module's text
+	 * (a voluntary switch or user mode) before it is freed.
+	 */
+	synchronize_rcu_tasks();
 }
 
 module_init(pk_init);

@@ -473,7 +473,7 @@ void pk_tick_runtime(struct task_struct *task, u64 delta, u64 pending)
 
 	pk_machine_runtime(task, delta);
 	/* A machine-wide profile alone: no thread record to look for. */
-	if (!READ_ONCE(pk_tick_sessions))
+	if (!pk_tick_sessions_active())
 		return;
 
 	/*
