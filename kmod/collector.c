@@ -232,6 +232,32 @@ found:
 }
 
 /**
+ * pk_collector_image_next() - add an image
+ * @c: the collector
+ * @img: the image's fields but its command name; the rest zero
+ * @comm: its command name
+ *
+ * Context: c->lock held.
+ * Return: its id, or 0 if the table is full (counted in images_lost).
+ */
+u32 pk_collector_image_next(struct pk_collector *c, const struct pk_image *img,
+			    const char *comm)
+{
+	struct pk_image *new;
+
+	if (c->nr_images == c->images_max) {
+		c->images_lost++;
+		return 0;
+	}
+	new = &c->images[c->nr_images];
+	*new = *img;
+	memcpy(new->comm, comm, sizeof(new->comm));
+	/* Read without the lock by the machine-wide sampler's early out. */
+	WRITE_ONCE(c->nr_images, c->nr_images + 1);
+	return c->nr_images;
+}
+
+/**
  * pk_collector_image_add() - a new image for a session being made
  * @c: the collector
  * @s: the session, which the image points to until it is gone
@@ -245,44 +271,30 @@ found:
 u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
 			   struct task_struct *leader, u32 parent)
 {
+	struct pk_image img = { .parent = parent };
 	char comm[TASK_COMM_LEN];
 	struct vm_area_struct *vma;
-	struct pk_image *img;
-	u32 id = 0, exe = 0;
-	u64 cgroup;
-	pid_t pid;
+	u32 id = 0;
 
 	/* The executable: the file whose text the ELF loader put there. */
 	if (mmget_not_zero(s->mm)) {
 		if (!mmap_read_lock_killable(s->mm)) {
 			vma = vma_lookup(s->mm, s->mm->start_code);
 			if (vma && vma->vm_file)
-				exe = pk_object_of(c, vma);
+				img.exe = pk_object_of(c, vma);
 			mmap_read_unlock(s->mm);
 		}
 		mmput(s->mm);
 	}
 	get_task_comm(comm, leader);
-	pid = task_tgid_nr_ns(leader, c->pidns);
+	img.pid = task_tgid_nr_ns(leader, c->pidns);
 	rcu_read_lock();
-	cgroup = cgroup_id(task_dfl_cgroup(leader));
+	img.cgroup = cgroup_id(task_dfl_cgroup(leader));
 	rcu_read_unlock();
 
 	raw_spin_lock(&c->lock);
-	if (c->closed)
-		goto unlock;
-	if (c->nr_images == c->images_max) {
-		c->images_lost++;
-		goto unlock;
-	}
-	img = &c->images[c->nr_images];
-	img->pid = pid;
-	img->parent = parent;
-	img->exe = exe;
-	img->cgroup = cgroup;
-	memcpy(img->comm, comm, sizeof(comm));
-	id = ++c->nr_images;
-unlock:
+	if (!c->closed)
+		id = pk_collector_image_next(c, &img, comm);
 	raw_spin_unlock(&c->lock);
 	return id;
 }

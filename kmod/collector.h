@@ -192,6 +192,8 @@ struct pk_collector *pk_collector_find(struct net *net, u32 portid);
 void pk_collector_discard(struct pk_collector *c);
 bool pk_collector_closed(struct pk_collector *c);
 
+u32 pk_collector_image_next(struct pk_collector *c, const struct pk_image *img,
+			    const char *comm);
 u32 pk_collector_image_add(struct pk_collector *c, struct pk_session *s,
 			   struct task_struct *leader, u32 parent);
 bool pk_collector_image_publish(struct pk_collector *c, u32 image,

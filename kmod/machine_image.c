@@ -99,13 +99,13 @@ static u32 pk_image_parent(struct pk_collector *c, pid_t key, u64 start)
 static u32 pk_image_make(struct pk_collector *c, pid_t key,
 			 struct mm_struct *mm)
 {
-	u64 start = current->group_leader->start_boottime;
+	struct pk_image img = {
+		.key = key,
+		.start = current->group_leader->start_boottime,
+	};
 	char comm[TASK_COMM_LEN];
 	struct vm_area_struct *vma;
-	struct pk_image *img;
-	u32 id, slot, exe = 0, parent;
-	u64 cgroup;
-	pid_t pid;
+	u32 id, slot;
 
 	/*
 	 * Full: no image, and none of the work (nor an object that only
@@ -121,35 +121,22 @@ static u32 pk_image_make(struct pk_collector *c, pid_t key,
 	/* The executable: the file whose text the ELF loader put there. */
 	vma = vma_lookup(mm, mm->start_code);
 	if (vma && vma->vm_file)
-		exe = pk_object_of(c, vma);
+		img.exe = pk_object_of(c, vma);
 	get_task_comm(comm, current);
-	pid = task_tgid_nr_ns(current, c->pidns);
+	img.pid = task_tgid_nr_ns(current, c->pidns);
 	rcu_read_lock();
-	cgroup = cgroup_id(task_dfl_cgroup(current));
+	img.cgroup = cgroup_id(task_dfl_cgroup(current));
 	rcu_read_unlock();
-	parent = pk_image_parent(c, key, start);
+	img.parent = pk_image_parent(c, key, img.start);
 
 	raw_spin_lock(&c->lock);
 	/* Under the lock no other insertion runs: a free slot stays free. */
 	id = pk_image_find(c, key, &slot, NULL);
 	if (id || c->closed)
 		goto unlock;
-	if (c->nr_images == c->images_max) {
-		c->images_lost++;
-		goto unlock;
-	}
-	img = &c->images[c->nr_images];
-	img->key = key;
-	img->start = start;
-	img->pid = pid;
-	img->parent = parent;
-	img->exe = exe;
-	img->cgroup = cgroup;
-	memcpy(img->comm, comm, sizeof(comm));
-	id = c->nr_images + 1;
-	WRITE_ONCE(c->nr_images, id);
-	/* Publish: the image before its id. */
-	smp_store_release(&c->image_index[slot], id);
+	id = pk_collector_image_next(c, &img, comm);
+	if (id) /* Publish: the image before its id (pk_image_find()). */
+		smp_store_release(&c->image_index[slot], id);
 unlock:
 	raw_spin_unlock(&c->lock);
 	return id;
