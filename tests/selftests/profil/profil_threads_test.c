@@ -347,7 +347,7 @@ TEST(rt_threads_sampled_like_fair)
 	uint64_t sum[2] = { 0, 0 };
 	double t0, cpu[2], per_sec[2];
 	struct pnl_start req;
-	unsigned long loops;
+	unsigned long loops, calib;
 	pthread_attr_t attr;
 	pthread_t first;
 	struct pnl nl;
@@ -355,10 +355,23 @@ TEST(rt_threads_sampled_like_fair)
 	int turn, i, err;
 	size_t b;
 
-	/* Loops for 0.2 periods of CPU time (at RATE_TICK), both relays. */
-	t0 = thread_cpu();
-	spin_a_loops(1000000);
-	loops = 1000000 * (0.2 / RATE_TICK) / (thread_cpu() - t0);
+	/*
+	 * Loops for 0.2 periods of CPU time (at RATE_TICK), both relays,
+	 * timed over a millisecond at least: a guest whose TSC is unstable
+	 * clamps its scheduler clock to a tick past the last one, so a
+	 * starved vCPU's thread clock can stand still over a short spin.
+	 */
+	calib = 1000000;
+	for (;;) {
+		t0 = thread_cpu();
+		spin_a_loops(calib);
+		t0 = thread_cpu() - t0;
+		if (t0 >= 1e-3 || calib >= 1UL << 30)
+			break;
+		calib *= 4;
+	}
+	ASSERT_LT(0, t0) TH_LOG("the thread's CPU clock stood still");
+	loops = calib * (0.2 / RATE_TICK) / t0;
 	relays[0].loops = relays[1].loops = loops;
 
 	ASSERT_EQ(0, pnl_open(&nl));
