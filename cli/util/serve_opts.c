@@ -40,7 +40,8 @@ static const struct ctl_option serve_options[] = {
 	  "the machine" },
 	{ { "rate", required_argument, NULL, 'r' },
 	  "HZ",
-	  "samples per CPU second, 10 to 1000 (default 97)" },
+	  "samples per CPU second, 10 to 1000 and at most the kernel's HZ "
+	  "(default 97)" },
 	{ { "freq", required_argument, NULL, 'F' },
 	  "HZ",
 	  "the same as --rate (perf's -F)" },
