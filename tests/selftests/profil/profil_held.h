@@ -21,7 +21,7 @@
  * The hot function of the tests' workloads: a loop of its own, so that
  * its samples are its own; @secs of the thread's CPU time.
  */
-static __attribute__((noinline)) void held_spin(double secs)
+static __attribute__((noinline, unused)) void held_spin(double secs)
 {
 	double end = thread_cpu() + secs;
 	volatile unsigned long n = 0;
