@@ -521,6 +521,29 @@ static bool pk_sample_is(const struct pk_sample *e, u32 image, u32 object,
 	return e->image == image && e->object == object && e->offset == offset;
 }
 
+/*
+ * Look for the entry (@image, @object, @offset) without the lock, along
+ * its probe sequence up to the first free slot. Return: the entry, or
+ * NULL with *@i and *@n where the search stopped.
+ */
+static struct pk_sample *pk_sample_lookup(struct pk_collector *c, u32 image,
+					  u32 object, u64 offset, u32 *i,
+					  u32 *n)
+{
+	struct pk_sample *e;
+
+	for (*n = 0, *i = pk_sample_hash(image, object, offset);
+	     *n < PK_PROBE_MAX; (*n)++, (*i)++) {
+		e = &c->samples[*i & c->sample_mask];
+		/* Pairs with the release below: the fields before image. */
+		if (!smp_load_acquire(&e->image))
+			break;
+		if (pk_sample_is(e, image, object, offset))
+			return e;
+	}
+	return NULL;
+}
+
 /**
  * pk_sample_add() - count ticks at an (image, object, offset)
  * @c: the collector
@@ -529,9 +552,9 @@ static bool pk_sample_is(const struct pk_sample *e, u32 image, u32 object,
  * @offset: the offset in the object
  * @count: the ticks
  *
- * The entry is made if new. It is looked for without the lock, along its
- * probe sequence up to the first free slot; only claiming that slot takes
- * c->lock, which then looks on from the same place.
+ * The entry is made if new. It is looked for without the lock; only
+ * claiming a free slot takes c->lock, which then looks on from where the
+ * search stopped.
  *
  * Context: process context, any lock but c->lock.
  * Return: false if the table has no room for it.
@@ -539,47 +562,63 @@ static bool pk_sample_is(const struct pk_sample *e, u32 image, u32 object,
 bool pk_sample_add(struct pk_collector *c, u32 image, u32 object, u64 offset,
 		   u32 count)
 {
-	u32 i = pk_sample_hash(image, object, offset), n;
-	struct pk_sample *e = NULL;
-	bool found = false;
+	struct pk_sample *e;
+	u32 i, n;
 
-	for (n = 0; n < PK_PROBE_MAX; n++, i++) {
-		e = &c->samples[i & c->sample_mask];
-		/* Pairs with the release below: the fields before image. */
-		if (!smp_load_acquire(&e->image))
-			break;
-		if (pk_sample_is(e, image, object, offset)) {
-			found = true;
-			break;
-		}
-	}
-	if (!found && n < PK_PROBE_MAX) {
+	e = pk_sample_lookup(c, image, object, offset, &i, &n);
+	if (!e && n < PK_PROBE_MAX) {
 		raw_spin_lock(&c->lock);
 		/* Slots are only ever claimed, under the lock: look on. */
 		for (; n < PK_PROBE_MAX; n++, i++) {
 			e = &c->samples[i & c->sample_mask];
 			if (!e->image) {
-				if (c->nr_samples == c->samples_max)
+				if (c->nr_samples == c->samples_max) {
+					e = NULL;
 					break;
+				}
 				e->object = object;
 				e->offset = offset;
 				atomic64_set(&e->count, 0);
 				/* Publish: the fields before the image. */
 				smp_store_release(&e->image, image);
 				c->nr_samples++;
-				found = true;
 				break;
 			}
-			if (pk_sample_is(e, image, object, offset)) {
-				found = true;
+			if (pk_sample_is(e, image, object, offset))
 				break;
-			}
 		}
+		if (n == PK_PROBE_MAX)
+			e = NULL;
 		raw_spin_unlock(&c->lock);
 	}
-	if (found)
+	if (e)
 		atomic64_add(count, &e->count);
-	return found;
+	return e;
+}
+
+/**
+ * pk_sample_add_existing() - count ticks at an entry that exists
+ * @c: the collector
+ * @image: the image's id
+ * @object: the object's id
+ * @offset: the offset in the object
+ * @count: the ticks
+ *
+ * Lockless: it makes no entry.
+ *
+ * Context: any, the tick's hard interrupt too.
+ * Return: false if there is no such entry.
+ */
+bool pk_sample_add_existing(struct pk_collector *c, u32 image, u32 object,
+			    u64 offset, u32 count)
+{
+	struct pk_sample *e;
+	u32 i, n;
+
+	e = pk_sample_lookup(c, image, object, offset, &i, &n);
+	if (e)
+		atomic64_add(count, &e->count);
+	return e;
 }
 
 /**

@@ -209,6 +209,8 @@ struct vm_area_struct;
 u32 pk_object_of(struct pk_collector *c, struct vm_area_struct *vma);
 bool pk_sample_add(struct pk_collector *c, u32 image, u32 object, u64 offset,
 		   u32 count);
+bool pk_sample_add_existing(struct pk_collector *c, u32 image, u32 object,
+			    u64 offset, u32 count);
 u64 pk_vma_offset(const struct vm_area_struct *vma, u64 pc);
 
 int pk_collectors_init(void);

@@ -19,8 +19,10 @@
 #define _PROFIL_COMPAT_H
 
 #include <linux/fs.h>
+#include <linux/mm_types.h>
 #include <linux/sched.h>
 #include <linux/sched/rt.h>
+#include <linux/seqlock.h>
 #include <linux/types.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
@@ -80,6 +82,35 @@ static inline struct timespec64 pk_inode_ctime(const struct inode *inode)
 static inline struct timespec64 pk_inode_ctime(const struct inode *inode)
 {
 	return inode->i_ctime;
+}
+#endif
+
+/*
+ * pk_mm_seq() - the count of an address space's mapping changes
+ * @mm: the address space
+ * @seq: where to put it
+ *
+ * Where struct mm_struct's mm_lock_seq, which per-VMA locking added, is
+ * a seqcount_t (Debian's 6.12; Kbuild finds it in the kernel's headers):
+ * odd while a writer holds mmap_lock, and moved on at the writer's
+ * lock and unlock. Equal counts, even, read at two times, mean that no
+ * mapping changed in between. 6.1 has no such count, and 6.4's first
+ * one, an int bumped at the unlock only, cannot tell a writer at work:
+ * there the function says there is none, and callers look the mapping
+ * up.
+ *
+ * Return: true, with the count in @seq, if no writer holds mmap_lock.
+ */
+#ifdef PK_MM_LOCK_SEQCOUNT
+static inline bool pk_mm_seq(struct mm_struct *mm, u32 *seq)
+{
+	*seq = raw_read_seqcount(&mm->mm_lock_seq);
+	return !(*seq & 1);
+}
+#else
+static inline bool pk_mm_seq(struct mm_struct *mm, u32 *seq)
+{
+	return false;
 }
 #endif
 

@@ -17,7 +17,10 @@
  *    task_work of the task: on its return to user mode, with the mapping
  *    the tick saw, pk_machine_image_collect() attributes it to the
  *    (image, object, offset) of the profile, and makes the process's
- *    image at its first sample (machine_image.c);
+ *    image at its first sample (machine_image.c). Where the kernel counts
+ *    mapping changes, a sample in the mapping of the process's last one
+ *    on the CPU, unchanged since, is counted by the tick itself
+ *    (pk_machine_image_tick());
  *  - the exec and exit probes end a process's image, if it has one.
  *
  * A process's fork, exec and exit therefore cost the profile a look-up at
@@ -95,7 +98,8 @@ struct pk_machine_sample {
  * @busy: the slots queued; set by the CPU's tick, cleared by the
  *	attribution, which may run on another CPU (atomic bit operations)
  * @slots: the sample slots
- * @hint: the attribution's hint (machine_image.c), used on this CPU
+ * @hints: the attribution's hints (machine_image.c), used on this CPU,
+ *	read by its tick and written whole with interrupts off
  *
  * @clock and @generation are written by the runtime updates of the
  * CPU's tasks, under its runqueue lock, which the scheduler holds
@@ -111,7 +115,7 @@ struct pk_machine_cpu {
 	unsigned long busy;
 	atomic_t system;
 	struct pk_machine_sample slots[PK_MACHINE_SLOTS];
-	struct pk_image_hint hint;
+	struct pk_image_hints hints;
 };
 
 /*
@@ -268,7 +272,7 @@ static void pk_machine_attribute(struct callback_head *head)
 		if (current->mm && current->mm == ms.mm)
 			pk_machine_image_collect(ms.c, ms.pc, ms.missed,
 						 ms.system,
-						 &pk_machine_cpus->hint);
+						 &pk_machine_cpus->hints);
 		else
 			atomic64_inc(&ms.c->samples_lost);
 	}
@@ -319,6 +323,10 @@ static void pk_machine_sample(struct pk_collector *c, struct pk_machine_cpu *mc,
 		system = true;
 	}
 	if (!pk_machine_counts(c))
+		return;
+	/* Counted at once where the CPU's hint holds its mapping. */
+	if (!system && pk_machine_image_tick(c, instruction_pointer(regs),
+					     missed, &mc->hints))
 		return;
 
 	/* Only this CPU sets its bits: a free one found stays free. */

@@ -22,6 +22,7 @@
 #include <linux/cgroup.h>
 #include <linux/fs.h>
 #include <linux/hash.h>
+#include <linux/irqflags.h>
 #include <linux/kdev_t.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -142,39 +143,40 @@ unlock:
 	return id;
 }
 
+/* Whether the image @id is still process @key's live one. Lockless. */
+static bool pk_image_live(const struct pk_collector *c, pid_t key, u32 id)
+{
+	const struct pk_image *img = &c->images[id - 1];
+
+	return img->key == key && READ_ONCE(img->reason) == PROFIL_STOP_NONE;
+}
+
 /* The live image of process @key, from the hint @h if it still holds. */
 static u32 pk_image_hinted(struct pk_collector *c, pid_t key,
 			   const struct pk_image_hint *h)
 {
-	const struct pk_image *img;
 	u32 slot;
 
-	if (h->generation == c->generation && h->key == key && h->image) {
-		img = &c->images[h->image - 1];
-		if (img->key == key &&
-		    READ_ONCE(img->reason) == PROFIL_STOP_NONE)
-			return h->image;
-	}
+	if (h->generation == c->generation && h->key == key && h->image &&
+	    pk_image_live(c, key, h->image))
+		return h->image;
 	return pk_image_find(c, key, &slot, NULL);
 }
 
 /*
- * The object of @vma, from the hint @h if it still holds, which is
- * updated otherwise. The hinted object is compared by its identity, not
- * by pointers a freed file or inode could leave to another.
+ * The object of @vma, from the hint @h if it still holds. The hinted
+ * object is compared by its identity, not by pointers a freed file or
+ * inode could leave to another.
  * Context: as pk_object_of().
  */
 static u32 pk_object_hinted(struct pk_collector *c, struct vm_area_struct *vma,
-			    struct pk_image_hint *h)
+			    const struct pk_image_hint *h)
 {
 	const struct pk_object *o;
 	const struct inode *inode;
 	struct timespec64 ctime;
-	u32 object;
 
-	if (!vma->vm_file)
-		return pk_object_of(c, vma);
-	if (h->generation == c->generation && h->object) {
+	if (vma->vm_file && h->object) {
 		/* Objects never change once published. */
 		o = &c->objects[h->object - 1];
 		inode = file_inode(vma->vm_file);
@@ -185,9 +187,51 @@ static u32 pk_object_hinted(struct pk_collector *c, struct vm_area_struct *vma,
 		    o->ctime == timespec64_to_ns(&ctime))
 			return h->object;
 	}
-	object = pk_object_of(c, vma);
-	h->object = object;
-	return object;
+	return pk_object_of(c, vma);
+}
+
+/*
+ * Whether @pc is in the mapping @h found, unchanged since: @h is of @mm
+ * and of the image @image, and the kernel's count of @mm's mapping
+ * changes is where it was then, no writer holding mmap_lock now.
+ */
+static bool pk_mapping_hinted(const struct pk_image_hint *h,
+			      struct mm_struct *mm, u32 image, u64 pc)
+{
+	u32 seq;
+
+	return h->end && h->mm == mm && h->image == image &&
+	       pc - h->start < h->end - h->start && pk_mm_seq(mm, &seq) &&
+	       seq == h->mm_seq;
+}
+
+/*
+ * Find the mapping of @pc and its object, into @h. Caller holds @mm's
+ * mmap_lock for reading.
+ * Return: PROFIL_STAT_IN_RANGE (found: @h's object and bias are @pc's),
+ * PROFIL_STAT_OUT_OF_RANGE (in no mapping) or PROFIL_STAT_PROFILE_FULL
+ * (no room for its object).
+ */
+static enum profil_stat pk_mapping_find(struct pk_collector *c,
+					struct mm_struct *mm, u64 pc,
+					struct pk_image_hint *h)
+{
+	struct vm_area_struct *vma = vma_lookup(mm, pc);
+
+	h->end = 0;
+	if (!vma)
+		return PROFIL_STAT_OUT_OF_RANGE;
+	h->object = pk_object_hinted(c, vma, h);
+	if (!h->object)
+		return PROFIL_STAT_PROFILE_FULL;
+	h->bias = pc - pk_vma_offset(vma, pc);
+	/* Stable: no writer while mmap_lock is held for reading. */
+	if (pk_mm_seq(mm, &h->mm_seq)) {
+		h->mm = mm;
+		h->start = vma->vm_start;
+		h->end = vma->vm_end;
+	}
+	return PROFIL_STAT_IN_RANGE;
 }
 
 static void pk_image_add(struct pk_collector *c, u32 image, enum profil_stat i,
@@ -203,72 +247,108 @@ static void pk_image_add(struct pk_collector *c, u32 image, enum profil_stat i,
  * @pc: the user PC the tick found
  * @missed: the sampling periods the tick came too late for
  * @system: the tick was in the kernel, and @pc where current entered it
- * @hints: the per-CPU hints (struct pk_image_hint)
+ * @hints: the per-CPU hints (struct pk_image_hints)
  *
  * Into current's process's image, made if it has none. As for
  * pk_collect_pc(), the mapping that holds @pc now is the one that held it
  * at the tick; the caller checked that current->mm is the address space
- * the tick saw.
+ * the tick saw. While the hint's mapping holds (pk_mapping_hinted()), no
+ * mapping changed since it was found, and the sample needs no mmap_lock.
  *
  * Context: process context, task_work of the sampled thread, which has
  * an address space.
  */
 void pk_machine_image_collect(struct pk_collector *c, u64 pc, u32 missed,
-			      bool system, struct pk_image_hint __percpu *hints)
+			      bool system,
+			      struct pk_image_hints __percpu *hints)
 {
 	struct mm_struct *mm = current->mm;
 	pid_t key = task_tgid_nr(current);
-	struct vm_area_struct *vma;
+	struct pk_image_hint __percpu *hp =
+		&hints->by_key[key & (PK_IMAGE_HINTS - 1)];
 	enum profil_stat result;
 	struct pk_image_hint h;
-	u32 image, object;
+	unsigned long flags;
+	u32 image;
 
-	h = *get_cpu_ptr(hints);
-	put_cpu_ptr(hints);
+	h = *get_cpu_ptr(hp);
+	put_cpu_ptr(hp);
 	if (h.generation != c->generation) {
 		memset(&h, 0, sizeof(h));
 		h.generation = c->generation;
 	}
-	if (!mmap_read_trylock(mm)) {
-		image = pk_image_hinted(c, key, &h);
-		if (!image) {
-			atomic64_inc(&c->samples_lost);
-			return;
+	image = pk_image_hinted(c, key, &h);
+	if (image && pk_mapping_hinted(&h, mm, image, pc)) {
+		result = PROFIL_STAT_IN_RANGE;
+	} else if (mmap_read_trylock(mm)) {
+		if (!image)
+			image = pk_image_make(c, key, mm);
+		if (image) {
+			h.key = key;
+			h.image = image;
+			result = pk_mapping_find(c, mm, pc, &h);
 		}
-		pk_image_add(c, image, PROFIL_STAT_MMAP_BUSY, 1);
-		result = PROFIL_STAT_DISCARDED;
-		goto count;
-	}
-	image = pk_image_hinted(c, key, &h) ?: pk_image_make(c, key, mm);
-	if (!image) {
 		mmap_read_unlock(mm);
+		if (image) {
+			/* Whole, for pk_machine_image_tick() on this CPU. */
+			local_irq_save(flags);
+			*this_cpu_ptr(hp) = h;
+			local_irq_restore(flags);
+		}
+	} else {
+		result = PROFIL_STAT_MMAP_BUSY;
+	}
+	if (!image) {
 		atomic64_inc(&c->samples_lost);
 		return;
 	}
-	vma = vma_lookup(mm, pc);
-	if (!vma) {
-		result = PROFIL_STAT_OUT_OF_RANGE;
-		goto unlock;
-	}
-	object = pk_object_hinted(c, vma, &h);
-	if (!object ||
-	    !pk_sample_add(c, image, object, pk_vma_offset(vma, pc), 1)) {
-		pk_image_add(c, image, PROFIL_STAT_PROFILE_FULL, 1);
+	if (result == PROFIL_STAT_IN_RANGE &&
+	    !pk_sample_add(c, image, h.object, pc - h.bias, 1))
+		result = PROFIL_STAT_PROFILE_FULL;
+	/* Why a tick was discarded counts beside it. */
+	if (result == PROFIL_STAT_MMAP_BUSY ||
+	    result == PROFIL_STAT_PROFILE_FULL) {
+		pk_image_add(c, image, result, 1);
 		result = PROFIL_STAT_DISCARDED;
-	} else {
-		result = PROFIL_STAT_IN_RANGE;
 	}
-unlock:
-	mmap_read_unlock(mm);
-	h.key = key;
-	h.image = image;
-	*get_cpu_ptr(hints) = h;
-	put_cpu_ptr(hints);
-count:
 	/* TICKS is the sum of the results: collector_dump.c adds it up. */
 	pk_image_add(c, image, PROFIL_STAT_MISSED, missed);
 	pk_image_add(c, image, PROFIL_STAT_SYSTEM_CHARGED, system);
 	pk_image_add(c, image, result, 1);
+}
+
+/**
+ * pk_machine_image_tick() - attribute a sample at the tick, if it can be
+ * @c: the machine-wide profile
+ * @pc: the user PC the tick interrupted
+ * @missed: the sampling periods the tick came too late for
+ * @hints: this CPU's hints
+ *
+ * Where the kernel counts mapping changes, a sample whose process's hint
+ * on this CPU still holds its mapping (pk_mapping_hinted()), at an
+ * offset that has an entry already, needs no look-up that the tick could
+ * not make: it is counted here, and costs no task_work.
+ *
+ * Context: the tick, hard interrupt, current interrupted in user mode.
+ * The hints are read in place: this CPU's attributions write them whole
+ * with interrupts off.
+ * Return: whether the sample was counted; if not, nothing was.
+ */
+bool pk_machine_image_tick(struct pk_collector *c, u64 pc, u32 missed,
+			   const struct pk_image_hints *hints)
+{
+	pid_t key = task_tgid_nr(current);
+	const struct pk_image_hint *h =
+		&hints->by_key[key & (PK_IMAGE_HINTS - 1)];
+
+	if (h->generation != c->generation || h->key != key || !h->image ||
+	    pk_collector_closed(c) || !pk_image_live(c, key, h->image) ||
+	    !pk_mapping_hinted(h, current->mm, h->image, pc) ||
+	    !pk_sample_add_existing(c, h->image, h->object, pc - h->bias, 1))
+		return false;
+	pk_image_add(c, h->image, PROFIL_STAT_MISSED, missed);
+	pk_image_add(c, h->image, PROFIL_STAT_IN_RANGE, 1);
+	return true;
 }
 
 /**

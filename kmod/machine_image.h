@@ -8,36 +8,63 @@
 
 #include <linux/types.h>
 
+struct mm_struct;
 struct pk_collector;
 struct task_struct;
 
 /**
- * struct pk_image_hint - what a CPU's last attribution found
+ * struct pk_image_hint - what a CPU's last attribution for a process found
  * @generation: the profile it was for (pk_collector.generation)
+ * @mm: the address space of @start..@end, only ever compared
+ * @start: the first address of the mapping the PC was in
+ * @end: the end of that mapping, or 0 when the kernel cannot tell a
+ *	changed mapping from this one (pk_mm_seq())
+ * @bias: the PC less its offset in that mapping's object
  * @key: the process
  * @image: its image then
- * @object: the file object its PC was in, or 0
+ * @object: the object of the mapping the PC was in, or 0
+ * @mm_seq: @mm's count of mapping changes then (pk_mm_seq())
  *
- * The next sample on a CPU is most often of the same process, in the same
- * file: the hint saves the look-ups of its image and object. It is
- * checked against the live image (still the process's, not ended) and
- * against the object's identity (device, inode, generation, ctime: what
- * pk_object_of() would find) before it is used, so a stale hint costs
- * only the look-ups. Read and written with preemption disabled (the
- * machine-wide sampler's per-CPU state holds it); an attribution that
+ * The next sample of a process is most often in the same mapping: the
+ * hint saves the look-ups of its image and object, and, where the kernel
+ * counts the changes to an address space's mappings, the mapping's own.
+ * It is checked before it is used: the image against the live one (still
+ * the process's, not ended), the object against its identity (device,
+ * inode, generation, ctime: what pk_object_of() would find), the mapping
+ * against the count. A stale hint costs only the look-ups. Read and
+ * written with preemption disabled (the machine-wide sampler's per-CPU
+ * state holds PK_IMAGE_HINTS of them, by process); an attribution that
  * moves to another CPU in between leaves a hint there that is checked as
  * any other.
  */
 struct pk_image_hint {
 	u64 generation;
+	const struct mm_struct *mm;
+	unsigned long start;
+	unsigned long end;
+	u64 bias;
 	pid_t key;
 	u32 image;
 	u32 object;
+	u32 mm_seq;
+};
+
+/*
+ * Hints per CPU, one per process by its tgid's low bits: the processes a
+ * CPU takes turns running (two CPU-bound ones take turns at every other
+ * tick) each keep theirs.
+ */
+#define PK_IMAGE_HINTS 4
+
+struct pk_image_hints {
+	struct pk_image_hint by_key[PK_IMAGE_HINTS];
 };
 
 void pk_machine_image_collect(struct pk_collector *c, u64 pc, u32 missed,
 			      bool system,
-			      struct pk_image_hint __percpu *hints);
+			      struct pk_image_hints __percpu *hints);
+bool pk_machine_image_tick(struct pk_collector *c, u64 pc, u32 missed,
+			   const struct pk_image_hints *hints);
 void pk_machine_image_end(struct pk_collector *c, pid_t key, int reason,
 			  struct task_struct *task);
 

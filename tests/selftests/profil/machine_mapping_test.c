@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The machine-wide profile charges each sample to the mapping that held
+ * its PC at the tick, however the process's mappings change
+ * (Documentation/kmod/machine.rst, "Attribution"). Where the kernel
+ * counts an address space's mapping changes (mm_lock_seq, a seqcount in
+ * Debian's 6.12), a CPU reuses the mapping its last sample of a process
+ * found while that count stands still; any change must end the reuse:
+ *
+ * - a process runs a loop of machine_dso.so, mapped whole from its file,
+ *   then maps a copy of the file over it (MAP_FIXED: the same addresses,
+ *   offsets and size, another file) and runs the same loop at the same
+ *   address: each file has the samples of its own phase, at the loop's
+ *   offsets;
+ * - it then maps the library from its second page at the same address,
+ *   and runs the loop where its bytes now are, a page lower: its samples
+ *   are at the loop's offsets again, none a page before them.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "profil_harness.h"
+#include "profil_nl.h"
+#include "profil_util.h"
+#include "profil_held.h"
+#include "profil_machine.h"
+#include "profil_machine_dso.h"
+
+/* CPU time the worker spends in each mapping: 50 periods at 100 Hz. */
+#define PHASE_SECS	0.5
+
+/* What the worker mapped, for the test to find in the profile. */
+struct remap {
+	struct dso d;
+	char copy[PATH_MAX];
+	long page;
+};
+
+/*
+ * Map @len bytes of the file @path from @offset, executable, at @at
+ * (NULL: anywhere; else MAP_FIXED, over what is there).
+ */
+static void *map_code(const char *path, void *at, size_t len, off_t offset)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	void *p;
+
+	if (fd < 0)
+		return MAP_FAILED;
+	p = mmap(at, len, PROT_READ | PROT_EXEC,
+		 MAP_PRIVATE | (at ? MAP_FIXED : 0), fd, offset);
+	close(fd);
+	return p;
+}
+
+/* Call @fn for PHASE_SECS of this thread's CPU time. */
+static void spin_in(dso_fn fn)
+{
+	double end = thread_cpu() + PHASE_SECS;
+
+	while (thread_cpu() < end)
+		fn(DSO_LOOP);
+}
+
+/*
+ * The worker: maps the library and its copy, tells the test, and on its
+ * go runs machine_dso_a in the library, then at the same address in the
+ * copy, then in the library mapped from its second page at that address,
+ * a page lower. The library's
+ * loops are position-independent and call nothing: they run wherever
+ * their bytes are mapped.
+ */
+static void __attribute__((noreturn)) remap_worker(int go, int res)
+{
+	struct remap r = { .page = sysconf(_SC_PAGESIZE) };
+	struct stat sb;
+	size_t len;
+	char *code;
+	dso_fn fn;
+	char c;
+
+	snprintf(r.copy, sizeof(r.copy), "/tmp/machine_mapping.%d", getpid());
+	if (dso_load(&r.d) || copy_file(r.d.path, r.copy) ||
+	    stat(r.d.path, &sb))
+		_exit(2);
+	len = sb.st_size;
+	code = map_code(r.d.path, NULL, len, 0);
+	if (code == MAP_FAILED || r.d.off[DSO_A] < (uint64_t)r.page)
+		_exit(2);
+	fn = (dso_fn)(code + r.d.off[DSO_A]);
+	if (write(res, &r, sizeof(r)) != sizeof(r) || read(go, &c, 1) != 1)
+		_exit(3);
+	spin_in(fn);
+	if (map_code(r.copy, code, len, 0) != code)
+		_exit(4);
+	spin_in(fn);
+	/* The same start, another file offset: the loop a page lower. */
+	if (map_code(r.d.path, code, len - r.page, r.page) != code)
+		_exit(5);
+	spin_in((dso_fn)(code + r.d.off[DSO_A] - r.page));
+	_exit(0);
+}
+
+static bool reaped(pid_t pid)
+{
+	int st;
+
+	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	       !WEXITSTATUS(st);
+}
+
+/*
+ * Samples in the three phases, each half a second at 100 Hz: each phase
+ * has at least a fifth of the samples in machine_dso_a (the loaded TCG
+ * guest skips ticks, and counts them as missed), at the loop's offsets
+ * in its own file. Charged to the first phase's mapping after the copy
+ * replaced it, the copy would have none; charged by the first mapping's
+ * file offset after the library moved, the third phase's samples would
+ * be a page before the loop.
+ */
+TEST(mapping_replaced_at_the_same_address)
+{
+	struct held_profile *p = malloc(sizeof(*p));
+	const struct held_object *lib, *copy;
+	uint64_t in_lib, in_copy, stale, all;
+	const struct held_image *img;
+	struct collect_req q = {
+		.scope = PROFIL_SCOPE_MACHINE, .fd = NO_FD, .rate = 100,
+	};
+	int go[2], res[2];
+	struct remap r;
+	struct pnl nl;
+	pid_t pid;
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(res));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(go[1]);
+		close(res[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		remap_worker(go[0], res[1]);
+	}
+	close(go[0]);
+	close(res[1]);
+	ASSERT_EQ(sizeof(r), read(res[0], &r, sizeof(r)))
+		TH_LOG("the worker could not map " DSO_NAME);
+	ASSERT_EQ(0, pnl_open(&nl));
+	ASSERT_EQ(0, collect_req(&nl, &q)) TH_LOG("%s", nl.extack);
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	EXPECT_TRUE(reaped(pid));
+	close(go[1]);
+	close(res[0]);
+
+	ASSERT_EQ(0, held_read(&nl, p)) TH_LOG("%s", nl.extack);
+	lib = object_at(p, r.d.path);
+	copy = object_at(p, r.copy);
+	unlink(r.copy);
+	img = image_of(p, pid, ANY_PARENT);
+	ASSERT_NE(NULL, img);
+	ASSERT_NE(NULL, lib) TH_LOG("no sample in " DSO_NAME);
+	ASSERT_NE(NULL, copy)
+		TH_LOG("no sample in the copy mapped over the library");
+	EXPECT_TRUE(image_adds_up(p, img));
+	in_lib = samples_in_fn(p, img->id, lib, &r.d, DSO_A);
+	in_copy = samples_in_fn(p, img->id, copy, &r.d, DSO_A);
+	stale = samples_at(p, img->id, lib->id, r.d.off[DSO_A] - r.page,
+			   r.d.size[DSO_A]);
+	all = img->stats[PROFIL_STAT_IN_RANGE];
+	TH_LOG("%llu samples: %llu in the library's loop, %llu in the copy's, %llu a page before",
+	       (unsigned long long)all, (unsigned long long)in_lib,
+	       (unsigned long long)in_copy, (unsigned long long)stale);
+	EXPECT_LE(10, all);
+	/* The first and the third phase, the second. */
+	EXPECT_LE(all * 2, 5 * in_lib);
+	EXPECT_LE(all, 5 * in_copy);
+	EXPECT_EQ(0, stale);
+	/* The copy ran only the loop. */
+	EXPECT_EQ(in_copy, samples_in(p, img->id, copy->id));
+	pnl_close(&nl);
+	free(p);
+}
+
+TEST_HARNESS_MAIN
