@@ -16,11 +16,11 @@
 # start-up (profil: its profile's tables; perf: its events and
 # buffers) and its report come before and after, outside the span.
 # "adds" is the span over the unprofiled one; per sample, that divided by
-# the samples the tool took. Medians of $REPEAT runs after one not
-# counted: the exec rows' spans spread over about 0.5 ms even without
-# address-space randomisation (below), so five.
+# the samples the tool took. Medians of $REPEAT runs of each after one not
+# counted, the three taking turns: the exec rows' spans spread over about
+# 0.5 ms even without address-space randomisation (below), and drift.
 set -u
-REPEAT=${REPEAT:-5}
+REPEAT=${REPEAT:-7}
 LOOPS=${LOOPS:-600}
 EXECS=${EXECS:-300}
 CTL=$TOP/cli/profil-ctl
@@ -40,6 +40,34 @@ echo 0 >/proc/sys/kernel/randomize_va_space
 
 median() { tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
+# perf record -a, started with its events disabled (-D -1) and enabled
+# through its control FIFO, acknowledged, before the workload starts,
+# disabled after it: its start-up (the processes and mappings it
+# synthesizes) and its end stay outside the span, as profil-ctl's do.
+# (perf record -a -- WORKLOAD, which enables them at the workload's exec,
+# sometimes never starts the workload on the 6.12 guest.)
+perf_start()
+{
+	rm -f $OUT/ctl $OUT/ack
+	mkfifo $OUT/ctl $OUT/ack
+	perf record -q -a -e cpu-clock -F "$1" -D -1 \
+		--control=fifo:$OUT/ctl,$OUT/ack -o $OUT/perf.data \
+		>/dev/null 2>&1 &
+	perf_pid=$!
+	exec 8>$OUT/ctl 9<$OUT/ack
+	echo enable >&8
+	read -r _ <&9
+}
+
+perf_stop()
+{
+	echo disable >&8
+	read -r _ <&9
+	kill -INT $perf_pid
+	wait $perf_pid
+	exec 8>&- 9<&-
+}
+
 # once MODE RATE: one run; prints "SPAN_NS SAMPLES".
 once()
 {
@@ -48,9 +76,9 @@ once()
 	rm -f $OUT/span
 	case $1 in
 	none)	"$WORK" machine "$LOOPS" "$execs" $OUT/true >$OUT/span ;;
-	perf)	perf record -q -a -e cpu-clock -F "$2" -o $OUT/perf.data \
-			-- "$WORK" machine "$LOOPS" "$execs" $OUT/true \
-			>$OUT/span 2>/dev/null
+	perf)	perf_start "$2"
+		"$WORK" machine "$LOOPS" "$execs" $OUT/true >$OUT/span
+		perf_stop
 		samples=$(perf report -i $OUT/perf.data --stats 2>/dev/null |
 			  awk '/SAMPLE events:/ { print $3; exit }') ;;
 	profil)	"$CTL" record -a -F "$2" -o $OUT/profil.txt \
@@ -63,33 +91,41 @@ once()
 	echo "$(cat $OUT/span 2>/dev/null || echo 0) ${samples:-0}"
 }
 
-# run MODE RATE: medians of span and samples; the spans, sorted, as a
-# comment on stderr (the spread the medians come from).
-run()
-{
-	local i spans= samples= r
+# The tick probe stays registered for 10 s after a profile ends
+# (PK_TICK_GRACE, kmod/lifecycle.c): an unprofiled run waits that out,
+# idle (under sleep=off, at no cost in host time).
+PROBE_GRACE=11
 
-	for i in $(seq 0 "$REPEAT"); do
-		r=$(once "$1" "$2")
-		[ "$i" -gt 0 ] || continue	# the warm-up
-		spans="$spans ${r% *}"
-		samples="$samples ${r#* }"
-	done
-	echo "#   $1 at $2 Hz, $execs execs, spans (ns):" \
-	     $(echo $spans | tr ' ' '\n' | sort -n) >&2
-	echo "$(echo $spans | median) $(echo $samples | median)"
-}
-
-# row RATE EXECS: the tools side by side on the loops and EXECS execs.
+# row RATE EXECS: the tools side by side on the loops and EXECS execs:
+# medians of span and samples, the runs of the three modes in turn, so
+# that whatever drifts from run to run (pids, the page cache, the slab)
+# drifts under all three alike; the spans, sorted, as a comment (the
+# spread the medians come from).
 row()
 {
-	local rate=$1 base perf profil
+	local rate=$1 i m r base perf profil
+	local spans_none= spans_perf= spans_profil=
+	local samples_perf= samples_profil=
 
 	execs=$2
-	base=$(run none 0)
-	perf=$(run perf "$rate")
-	profil=$(run profil "$rate")
-	echo "$rate ${base% *} $perf $profil" | awk '{
+	for i in $(seq 0 "$REPEAT"); do
+		for m in none perf profil; do
+			[ $m != none ] || sleep $PROBE_GRACE
+			r=$(once $m "$rate")
+			[ "$i" -gt 0 ] || continue	# the warm-up
+			eval "spans_$m=\"\$spans_$m ${r% *}\""
+			[ $m = none ] ||
+				eval "samples_$m=\"\$samples_$m ${r#* }\""
+		done
+	done
+	for m in none perf profil; do
+		eval "echo \"#   $m at $rate Hz, $execs execs, spans (ns):\" \
+		     \$(echo \$spans_$m | tr ' ' '\n' | sort -n)"
+	done
+	base=$(echo $spans_none | median)
+	perf="$(echo $spans_perf | median) $(echo $samples_perf | median)"
+	profil="$(echo $spans_profil | median) $(echo $samples_profil | median)"
+	echo "$rate $base $perf $profil" | awk '{
 		pa = $3 - $2; fa = $5 - $2
 		printf "%5d Hz %9.1f ms  perf +%7.3f ms (%6.3f %%, %5d samples, %6.0f ns each)  profil +%7.3f ms (%6.3f %%, %5d samples, %6.0f ns each)\n",
 		       $1, $2 / 1e6, pa / 1e6, 100 * pa / $2, $4,
