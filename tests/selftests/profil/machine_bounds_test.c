@@ -132,15 +132,6 @@ static pid_t spinner(double secs)
 	return pid;
 }
 
-/* Wait for @pid: whether it exited, with 0. */
-static bool reaped(pid_t pid)
-{
-	int st;
-
-	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
-	       !WEXITSTATUS(st);
-}
-
 /* Whether @img has its id in the profile's range, 1 to @max. */
 static bool id_within(const struct held_image *img, uint32_t max)
 {
@@ -358,16 +349,11 @@ TEST(dlopen_after_collect)
 	char c;
 
 	ASSERT_NE(NULL, p);
-	ASSERT_EQ(0, pipe(go));
-	ASSERT_EQ(0, pipe(res));
-	pid = fork();
+	pid = worker_fork(go, res);
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		double end;
 
-		close(go[1]);
-		close(res[0]);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (read(go[0], &c, 1) != 1 || dso_load(&d))
 			_exit(2);
 		if (write(res[1], &d, sizeof(d)) != sizeof(d))
@@ -377,8 +363,6 @@ TEST(dlopen_after_collect)
 			d.fn[DSO_A](DSO_LOOP);
 		_exit(0);
 	}
-	close(go[0]);
-	close(res[1]);
 	ASSERT_EQ(0, pnl_open(&nl));
 	ASSERT_EQ(0, collect_bounded(&nl, 0, 0)) TH_LOG("%s", nl.extack);
 	/* 0.3 s: 30 periods, and an image at the first of them sampled. */

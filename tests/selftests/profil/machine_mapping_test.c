@@ -110,14 +110,6 @@ static void __attribute__((noreturn)) remap_worker(int go, int res)
 	_exit(0);
 }
 
-static bool reaped(pid_t pid)
-{
-	int st;
-
-	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
-	       !WEXITSTATUS(st);
-}
-
 /*
  * Samples in the three phases, each half a second at 100 Hz: each phase
  * has at least a fifth of the samples in machine_dso_a (the loaded TCG
@@ -142,18 +134,10 @@ TEST(mapping_replaced_at_the_same_address)
 	pid_t pid;
 
 	ASSERT_NE(NULL, p);
-	ASSERT_EQ(0, pipe(go));
-	ASSERT_EQ(0, pipe(res));
-	pid = fork();
+	pid = worker_fork(go, res);
 	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		close(go[1]);
-		close(res[0]);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pid == 0)
 		remap_worker(go[0], res[1]);
-	}
-	close(go[0]);
-	close(res[1]);
 	ASSERT_EQ(sizeof(r), read(res[0], &r, sizeof(r)))
 		TH_LOG("the worker could not map " DSO_NAME);
 	ASSERT_EQ(0, pnl_open(&nl));

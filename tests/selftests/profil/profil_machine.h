@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What machine_test and machine_bounds_test share: a COLLECT with a
- * scope and bounds, an image by pid, waiting for another process's CPU
- * time, and cgroup v2 (mounted at CGROOT, a process moved). Include it
+ * What the machine_*_test programs share: a COLLECT with a scope and
+ * bounds, an image by pid, a worker process and its end, waiting for
+ * another process's CPU time, and cgroup v2 (mounted at CGROOT, a
+ * process moved). Include it
  * after profil_nl.h, profil_util.h and profil_held.h.
  */
 #ifndef PROFIL_SELFTEST_MACHINE_H
@@ -11,8 +12,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define CGROOT		"/sys/fs/cgroup"
@@ -73,6 +77,44 @@ static inline bool wait_cpu(pid_t pid, double secs)
 	while ((t = pid_cpu(pid)) >= 0 && t < end)
 		usleep(20000);
 	return t >= 0;
+}
+
+/* Wait for @pid: whether it exited, with 0. */
+static inline bool reaped(pid_t pid)
+{
+	int st;
+
+	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	       !WEXITSTATUS(st);
+}
+
+/*
+ * Fork a worker that talks with the test over two pipes, and dies with
+ * it: the test writes @go[1] and reads @res[0], the worker reads @go[0]
+ * and writes @res[1]; each closes the other ends. Returns the worker's
+ * pid to the test, 0 to the worker, -1 on failure.
+ */
+static inline pid_t worker_fork(int go[2], int res[2])
+{
+	pid_t pid;
+
+	if (pipe(go))
+		return -1;
+	if (pipe(res)) {
+		close(go[0]);
+		close(go[1]);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(go[1]);
+		close(res[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+	} else {
+		close(go[0]);
+		close(res[1]);
+	}
+	return pid;
 }
 
 /* Whether cgroup v2 is mounted at CGROOT, mounting it if not. */
