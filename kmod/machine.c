@@ -371,6 +371,27 @@ lost:
 	atomic64_inc(&c->samples_lost);
 }
 
+/*
+ * The tick has brought the CPU's clock to a sampling period or past it:
+ * take the periods off and sample. Out of line, so that
+ * pk_machine_runtime()'s common path saves no registers for it.
+ */
+static noinline void pk_machine_tick(struct pk_collector *c,
+				     struct pk_machine_cpu *mc, u64 period)
+{
+	struct pt_regs *regs = get_irq_regs();
+	u64 n;
+
+	if (!regs)
+		return;
+	/* On time, as nearly always: no division. */
+	n = 1;
+	if (unlikely(mc->clock >= 2 * period))
+		n = div64_u64(mc->clock, period);
+	mc->clock -= n * period;
+	pk_machine_sample(c, mc, min_t(u64, n - 1, U32_MAX), regs);
+}
+
 /**
  * pk_machine_runtime() - the machine-wide profile's clock
  * @task: the task whose runtime was just updated, running on its CPU
@@ -388,8 +409,7 @@ void pk_machine_runtime(struct task_struct *task, u64 delta)
 {
 	struct pk_machine_cpu *mc;
 	struct pk_collector *c;
-	struct pt_regs *regs;
-	u64 n, period;
+	u64 period;
 
 	c = rcu_dereference_sched(pk_machine_live);
 	if (!c)
@@ -402,17 +422,8 @@ void pk_machine_runtime(struct task_struct *task, u64 delta)
 		mc->clock = READ_ONCE(mc->phase);
 	}
 	mc->clock += delta;
-	if (task != current || !in_hardirq() || mc->clock < period)
-		return;
-	regs = get_irq_regs();
-	if (!regs)
-		return;
-	/* On time, as nearly always: no division. */
-	n = 1;
-	if (unlikely(mc->clock >= 2 * period))
-		n = div64_u64(mc->clock, period);
-	mc->clock -= n * period;
-	pk_machine_sample(c, mc, min_t(u64, n - 1, U32_MAX), regs);
+	if (task == current && mc->clock >= period && in_hardirq())
+		pk_machine_tick(c, mc, period);
 }
 
 /**

@@ -450,31 +450,17 @@ static void pk_tick_thread(struct pk_thread *t, const struct pk_params *p,
 	pk_sample(t, p, regs);
 }
 
-/**
- * pk_tick_runtime() - clock two, at or below HZ: the scheduler tick
- * @task: the task whose runtime was just updated
- * @delta: the runtime this update adds
- * @pending: runtime of this update not yet in its sum_exec_runtime
- *
- * Called by the probe on the sched_stat_runtime tracepoint,
- * pk_probe_stat_runtime() (its prototype follows the kernel series:
- * compat.h), which update_curr() hits from every scheduler tick. In hard
- * interrupt context for current it samples the interrupted registers
- * each time the thread's CPU time crosses a sampling period, so the
- * sample costs no interrupt of its own. Other calls (from schedule(),
- * wakeups in process context) return at once, but for the machine-wide
- * profile's clock (pk_machine_runtime()), which counts them all.
+/*
+ * The sessions' side of pk_tick_runtime(): sample current for each of its
+ * thread records on the tick clock. Out of line, so that the probe's
+ * common path (most updates are not a tick of a sampled thread) saves no
+ * registers for it.
  */
-void pk_tick_runtime(struct task_struct *task, u64 delta, u64 pending)
+static noinline void pk_tick_threads(struct task_struct *task, u64 pending)
 {
 	const struct pk_params *p;
 	struct pk_thread *t;
 	struct pt_regs *regs;
-
-	pk_machine_runtime(task, delta);
-	/* A machine-wide profile alone: no thread record to look for. */
-	if (!pk_tick_sessions_active())
-		return;
 
 	/*
 	 * A kernel thread runs no user code and has no record. Among them
@@ -499,6 +485,29 @@ void pk_tick_runtime(struct task_struct *task, u64 delta, u64 pending)
 				       regs);
 	}
 	rcu_read_unlock();
+}
+
+/**
+ * pk_tick_runtime() - clock two, at or below HZ: the scheduler tick
+ * @task: the task whose runtime was just updated
+ * @delta: the runtime this update adds
+ * @pending: runtime of this update not yet in its sum_exec_runtime
+ *
+ * Called by the probe on the sched_stat_runtime tracepoint,
+ * pk_probe_stat_runtime() (its prototype follows the kernel series:
+ * compat.h), which update_curr() hits from every scheduler tick. In hard
+ * interrupt context for current it samples the interrupted registers
+ * each time the thread's CPU time crosses a sampling period, so the
+ * sample costs no interrupt of its own. Other calls (from schedule(),
+ * wakeups in process context) return at once, but for the machine-wide
+ * profile's clock (pk_machine_runtime()), which counts them all.
+ */
+void pk_tick_runtime(struct task_struct *task, u64 delta, u64 pending)
+{
+	/* A machine-wide profile alone: no thread record to look for. */
+	if (pk_tick_sessions_active())
+		pk_tick_threads(task, pending);
+	pk_machine_runtime(task, delta);
 }
 
 /* Attempts of one deferred write before its ticks are given up. */
