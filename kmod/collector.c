@@ -593,7 +593,7 @@ bool pk_sample_add(struct pk_collector *c, u32 image, u32 object, u64 offset,
 	}
 	if (e)
 		atomic64_add(count, &e->count);
-	return e;
+	return e != NULL;
 }
 
 /**
@@ -618,7 +618,7 @@ bool pk_sample_add_existing(struct pk_collector *c, u32 image, u32 object,
 	e = pk_sample_lookup(c, image, object, offset, &i, &n);
 	if (e)
 		atomic64_add(count, &e->count);
-	return e;
+	return e != NULL;
 }
 
 /**
@@ -768,7 +768,8 @@ void pk_collector_discard(struct pk_collector *c)
  * pk_collector_closed() - whether @c's socket is gone
  * @c: the collector
  *
- * Context: any but hard interrupt.
+ * Context: any; a plain read of a flag set once (the machine-wide tick
+ * reads it in hard interrupt context).
  */
 bool pk_collector_closed(struct pk_collector *c)
 {

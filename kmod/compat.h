@@ -90,8 +90,9 @@ static inline struct timespec64 pk_inode_ctime(const struct inode *inode)
  * @mm: the address space
  * @seq: where to put it
  *
- * Where struct mm_struct's mm_lock_seq, which per-VMA locking added, is
- * a seqcount_t (Debian's 6.12; Kbuild finds it in the kernel's headers):
+ * Where struct mm_struct's mm_lock_seq, which per-VMA locking
+ * (CONFIG_PER_VMA_LOCK) added, is a seqcount_t (Debian's 6.12; Kbuild
+ * finds it in the kernel's headers):
  * odd while a writer holds mmap_lock, and moved on at the writer's
  * lock and unlock. Equal counts, even, read at two times, mean that no
  * mapping changed in between. 6.1 has no such count, and 6.4's first
@@ -101,7 +102,7 @@ static inline struct timespec64 pk_inode_ctime(const struct inode *inode)
  *
  * Return: true, with the count in @seq, if no writer holds mmap_lock.
  */
-#ifdef PK_MM_LOCK_SEQCOUNT
+#if defined(PK_MM_LOCK_SEQCOUNT) && defined(CONFIG_PER_VMA_LOCK)
 static inline bool pk_mm_seq(struct mm_struct *mm, u32 *seq)
 {
 	*seq = raw_read_seqcount(&mm->mm_lock_seq);

@@ -29,13 +29,16 @@ struct task_struct;
  * hint saves the look-ups of its image and object, and, where the kernel
  * counts the changes to an address space's mappings, the mapping's own.
  * It is checked before it is used: the image against the live one (still
- * the process's, not ended), the object against its identity (device,
- * inode, generation, ctime: what pk_object_of() would find), the mapping
- * against the count. A stale hint costs only the look-ups. Read and
- * written with preemption disabled (the machine-wide sampler's per-CPU
- * state holds PK_IMAGE_HINTS of them, by process); an attribution that
- * moves to another CPU in between leaves a hint there that is checked as
- * any other.
+ * the process's, not ended), and either the mapping against the count
+ * (unchanged: the same mapping, whose object was found when the hint was
+ * taken) or, after a look-up, the object against its identity (device,
+ * inode, generation, ctime: what pk_object_of() would find). A stale
+ * hint costs only the look-ups. The machine-wide sampler's per-CPU state
+ * holds PK_IMAGE_HINTS of them, by process: copied in with preemption
+ * disabled, written back whole with interrupts off, read in place by the
+ * CPU's tick (pk_machine_image_tick()). An attribution that moves to
+ * another CPU in between leaves a hint there that is checked as any
+ * other.
  */
 struct pk_image_hint {
 	u64 generation;
