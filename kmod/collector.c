@@ -593,7 +593,7 @@ bool pk_sample_add(struct pk_collector *c, u32 image, u32 object, u64 offset,
 	}
 	if (e)
 		atomic64_add(count, &e->count);
-	return e != NULL;
+	return !!e;
 }
 
 /**
@@ -618,7 +618,7 @@ bool pk_sample_add_existing(struct pk_collector *c, u32 image, u32 object,
 	e = pk_sample_lookup(c, image, object, offset, &i, &n);
 	if (e)
 		atomic64_add(count, &e->count);
-	return e != NULL;
+	return !!e;
 }
 
 /**
