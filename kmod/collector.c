@@ -82,11 +82,6 @@ static void pk_collector_release(struct kref *ref)
 	pk_collector_free(container_of(ref, struct pk_collector, ref));
 }
 
-void pk_collector_get(struct pk_collector *c)
-{
-	kref_get(&c->ref);
-}
-
 /* Context: process context (kvfree()). */
 void pk_collector_put(struct pk_collector *c)
 {
@@ -762,18 +757,6 @@ void pk_collector_discard(struct pk_collector *c)
 	mutex_unlock(&pk_collectors_mutex);
 	if (listed)
 		pk_collector_close(c);
-}
-
-/**
- * pk_collector_closed() - whether @c's socket is gone
- * @c: the collector
- *
- * Context: any; a plain read of a flag set once (the machine-wide tick
- * reads it in hard interrupt context).
- */
-bool pk_collector_closed(struct pk_collector *c)
-{
-	return READ_ONCE(c->closed);
 }
 
 /* NETLINK_URELEASE: a socket is gone, and its profile with it. */

@@ -186,11 +186,29 @@ struct pk_collector_spec {
 
 struct pk_collector *pk_collector_get_or_create(struct net *net, u32 portid,
 						struct pk_collector_spec *spec);
-void pk_collector_get(struct pk_collector *c);
+
+/* Inline: the machine-wide tick takes one for each sample it queues. */
+static inline void pk_collector_get(struct pk_collector *c)
+{
+	kref_get(&c->ref);
+}
+
 void pk_collector_put(struct pk_collector *c);
+
+/**
+ * pk_collector_closed() - whether @c's socket is gone
+ * @c: the collector
+ *
+ * Context: any; a plain read of a flag set once (the machine-wide tick
+ * reads it in hard interrupt context, and every sample's attribution).
+ */
+static inline bool pk_collector_closed(const struct pk_collector *c)
+{
+	return READ_ONCE(c->closed);
+}
+
 struct pk_collector *pk_collector_find(struct net *net, u32 portid);
 void pk_collector_discard(struct pk_collector *c);
-bool pk_collector_closed(struct pk_collector *c);
 
 u32 pk_collector_image_next(struct pk_collector *c, const struct pk_image *img,
 			    const char *comm);

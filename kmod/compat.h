@@ -101,14 +101,22 @@ static inline struct timespec64 pk_inode_ctime(const struct inode *inode)
  * up.
  *
  * Return: true, with the count in @seq, if no writer holds mmap_lock.
+ *
+ * PK_MM_SEQ_COUNTS says at build time whether the kernel has the count
+ * at all: where it has not, the paths that only a count can validate
+ * (the tick's own attribution) are left out.
  */
 #if defined(PK_MM_LOCK_SEQCOUNT) && defined(CONFIG_PER_VMA_LOCK)
+#define PK_MM_SEQ_COUNTS true
+
 static inline bool pk_mm_seq(struct mm_struct *mm, u32 *seq)
 {
 	*seq = raw_read_seqcount(&mm->mm_lock_seq);
 	return !(*seq & 1);
 }
 #else
+#define PK_MM_SEQ_COUNTS false
+
 static inline bool pk_mm_seq(struct mm_struct *mm, u32 *seq)
 {
 	return false;

@@ -48,6 +48,7 @@
 #include <asm/irq_regs.h>
 
 #include "collector.h"
+#include "compat.h"
 #include "lifecycle.h"
 #include "machine.h"
 #include "machine_image.h"
@@ -324,9 +325,13 @@ static void pk_machine_sample(struct pk_collector *c, struct pk_machine_cpu *mc,
 	}
 	if (!pk_machine_counts(c))
 		return;
-	/* Counted at once where the CPU's hint holds its mapping. */
-	if (!system && pk_machine_image_tick(c, instruction_pointer(regs),
-					     missed, &mc->hints))
+	/*
+	 * Counted at once where the CPU's hint holds its mapping, which only
+	 * a kernel that counts mapping changes can tell.
+	 */
+	if (PK_MM_SEQ_COUNTS && !system &&
+	    pk_machine_image_tick(c, instruction_pointer(regs), missed,
+				  &mc->hints))
 		return;
 
 	/* Only this CPU sets its bits: a free one found stays free. */

@@ -289,11 +289,15 @@ void pk_machine_image_collect(struct pk_collector *c, u64 pc, u32 missed,
 			result = pk_mapping_find(c, mm, pc, &h);
 		}
 		mmap_read_unlock(mm);
-		if (image) {
+		if (image && PK_MM_SEQ_COUNTS) {
 			/* Whole, for pk_machine_image_tick() on this CPU. */
 			local_irq_save(flags);
 			*this_cpu_ptr(hp) = h;
 			local_irq_restore(flags);
+		} else if (image) {
+			/* No tick reads it: preemption off will do. */
+			*get_cpu_ptr(hp) = h;
+			put_cpu_ptr(hp);
 		}
 	} else {
 		result = PROFIL_STAT_MMAP_BUSY;
