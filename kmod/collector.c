@@ -36,6 +36,7 @@
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
@@ -63,6 +64,8 @@ static DEFINE_MUTEX(pk_collectors_mutex);
 
 static void pk_collector_free(struct pk_collector *c)
 {
+	bool pins_module = c->pins_module;
+
 	kvfree(c->images);
 	kvfree(c->image_index);
 	kvfree(c->objects);
@@ -75,6 +78,9 @@ static void pk_collector_free(struct pk_collector *c)
 	if (c->cgroup)
 		cgroup_put(c->cgroup);
 	kfree(c);
+	/* Last: the module may go now (see pk_exit()). */
+	if (pins_module)
+		module_put(THIS_MODULE);
 }
 
 static void pk_collector_release(struct kref *ref)
@@ -806,10 +812,8 @@ void pk_collectors_exit(void)
 
 	mutex_lock(&pk_collectors_mutex);
 	list_for_each_entry_safe(c, tmp, &pk_collectors, node) {
+		/* A claimed machine-wide profile pins the module: none is here. */
 		list_del(&c->node);
-		/* A socket still open: its claim goes with it. */
-		if (c->scope != PROFIL_SCOPE_PROCESS)
-			pk_machine_release(c);
 		pk_collector_put(c);
 	}
 	mutex_unlock(&pk_collectors_mutex);

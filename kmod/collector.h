@@ -102,6 +102,9 @@ struct pk_sample {
  * @flags: machine-wide: PROFIL_F_*, likewise
  * @generation: machine-wide: which profile this is since the module was
  *	loaded, likewise
+ * @pins_module: machine-wide: its claim took a module reference, which
+ *	the profile keeps until it is freed, after the last sample queued
+ *	into it (pk_machine_claim())
  * @ref: the list, each session's parameters, each dump hold one
  * @lock: protects the additions below, @closed and the images' fields;
  *	lookups of objects and samples take it only to add
@@ -142,6 +145,7 @@ struct pk_collector {
 	u32 period;
 	u32 flags;
 	u64 generation;
+	bool pins_module;
 	struct kref ref;
 	raw_spinlock_t lock; /* additions, from any context but the tick */
 	bool closed;

@@ -145,8 +145,8 @@ static u64 pk_machine_generation;
  * @flags: PROFIL_F_*; PROFIL_F_SYSTEM_TICKS is the one that applies
  *
  * Context: process context, may sleep.
- * Return: 0, -EBUSY while another one runs, or an errno from the tick
- *	probe's registration.
+ * Return: 0, -EBUSY while another one runs, -ENODEV while the module is
+ *	being unloaded, or an errno from the tick probe's registration.
  */
 int pk_machine_claim(struct pk_collector *c, u32 rate, u32 flags)
 {
@@ -160,9 +160,21 @@ int pk_machine_claim(struct pk_collector *c, u32 rate, u32 flags)
 	err = -ENOENT;
 	if (pk_collector_closed(c))
 		goto unlock;
-	err = pk_tick_clock_get(false);
-	if (err)
+	/*
+	 * The samples queued into it run module text as task_work, which
+	 * cannot be withdrawn: the profile pins the module until it is freed,
+	 * after the last of them (pk_collector_free()), so that no sample
+	 * takes a reference of its own. A claim racing the unload fails.
+	 */
+	err = -ENODEV;
+	if (c->pins_module || !try_module_get(THIS_MODULE))
 		goto unlock;
+	err = pk_tick_clock_get(false);
+	if (err) {
+		module_put(THIS_MODULE);
+		goto unlock;
+	}
+	c->pins_module = true;
 	pk_collector_get(c);
 	pk_machine = c;
 	c->period = NSEC_PER_SEC / rate;
@@ -185,7 +197,8 @@ unlock:
  * The samples queued already hold their own references on @c: they are
  * dropped once they find it closed.
  *
- * Context: process context, the collector's close or the module's exit.
+ * Context: process context, the collector's close (a claimed profile pins
+ *	the module: the module's exit finds none).
  */
 void pk_machine_release(struct pk_collector *c)
 {
@@ -226,30 +239,11 @@ int pk_machine_init(void)
  * pk_machine_exit() - free them
  *
  * Context: module exit: no profile is claimed, and no sample queued (each
- * holds a module reference).
+ * holds a reference on its profile, which pins the module).
  */
 void pk_machine_exit(void)
 {
 	free_percpu(pk_machine_cpus);
-}
-
-/**
- * pk_machine_stop() - the module goes: stop the machine-wide profile
- *
- * Before the tick probe's own teardown, which its release would queue
- * work for; the collector itself goes with the others.
- *
- * Context: module exit, after the last request and socket close.
- */
-void pk_machine_stop(void)
-{
-	struct pk_collector *c;
-
-	mutex_lock(&pk_machine_mutex);
-	c = pk_machine;
-	mutex_unlock(&pk_machine_mutex);
-	if (c)
-		pk_machine_release(c);
 }
 
 /*
@@ -277,8 +271,8 @@ static void pk_machine_attribute(struct callback_head *head)
 		else
 			atomic64_inc(&ms.c->samples_lost);
 	}
+	/* May free the profile, and let the module go: nothing after it. */
 	pk_collector_put(ms.c);
-	module_put(THIS_MODULE);
 }
 
 /*
@@ -347,8 +341,6 @@ static void pk_machine_sample(struct pk_collector *c, struct pk_machine_cpu *mc,
 	if (test_and_set_bit_lock(i, &mc->busy))
 		goto unclaim;
 	slot = &mc->slots[i];
-	if (!try_module_get(THIS_MODULE))
-		goto free_slot;
 	slot->c = c;
 	slot->mm = current->mm;
 	slot->pc = instruction_pointer(regs);
@@ -360,14 +352,13 @@ static void pk_machine_sample(struct pk_collector *c, struct pk_machine_cpu *mc,
 	/*
 	 * Fails past exit_task_work(): nothing would run it. Else it runs
 	 * no sooner than current leaves this interrupt: the reference on
-	 * the profile is taken in time.
+	 * the profile, which pins the module, is taken in time (the claim's
+	 * holds until a grace period after this tick).
 	 */
 	if (!task_work_add(current, &slot->work, TWA_RESUME)) {
 		pk_collector_get(c);
 		return;
 	}
-	module_put(THIS_MODULE);
-free_slot:
 	clear_bit_unlock(i, &mc->busy);
 unclaim:
 	if (system)

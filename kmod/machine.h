@@ -15,7 +15,6 @@ int pk_machine_init(void);
 void pk_machine_exit(void);
 int pk_machine_claim(struct pk_collector *c, u32 rate, u32 flags);
 void pk_machine_release(struct pk_collector *c);
-void pk_machine_stop(void);
 void pk_machine_runtime(struct task_struct *task, u64 delta);
 void pk_machine_exec(struct task_struct *task);
 void pk_machine_exit_task(struct task_struct *task);

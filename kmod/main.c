@@ -65,8 +65,6 @@ static void __exit pk_exit(void)
 {
 	pk_netlink_exit();
 	pk_collectors_stop();
-	/* Its release gives the tick probe back: before the probes go. */
-	pk_machine_stop();
 	pk_lifecycle_exit();
 	pk_sessions_exit();
 	/* After the sessions, whose parameters hold collectors. */

@@ -165,6 +165,8 @@ static int pk_nl_collect_machine(struct genl_info *info, struct pk_params *req,
 	err = pk_machine_claim(c, req->rate, req->flags);
 	if (err == -EBUSY)
 		NL_SET_ERR_MSG_MOD(extack, PK_MSG_BUSY);
+	else if (err == -ENODEV)
+		NL_SET_ERR_MSG_MOD(extack, "the module is being unloaded");
 	if (err)
 		pk_collector_discard(c);
 	pk_collector_put(c);

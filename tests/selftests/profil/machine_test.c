@@ -14,6 +14,8 @@
  *   sample, linked to their parent's or their previous program's, and
  *   keep it after they exit;
  * - one at a time: EBUSY for a second, until the first socket's close;
+ * - a live profile pins the module: rmmod is refused, and the module's
+ *   count is back where it was once the socket is closed;
  * - a process's buffer, kernel-held and machine-wide profiles all count;
  * - the cgroup scope samples the cgroup's processes only, and images
  *   carry their cgroup's id;
@@ -34,6 +36,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "profil_harness.h"
 #include "profil_nl.h"
@@ -366,6 +369,57 @@ TEST(one_at_a_time)
 	EXPECT_EQ(0, collect_machine(&first)) TH_LOG("%s", first.extack);
 	pnl_close(&first);
 	free(p);
+}
+
+/* The module's reference count, or -1. */
+static long module_refcnt(void)
+{
+	FILE *f = fopen("/sys/module/profil/refcnt", "r");
+	long n = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
+/*
+ * Its samples run the module's text as task_work: the profile holds the
+ * module from its claim until after the last of them, so that no sample
+ * needs a reference of its own.
+ */
+TEST(pins_the_module)
+{
+	long before, during, after = -1;
+	struct stat sb;
+	struct pnl nl;
+	int i;
+
+	if (system("command -v rmmod >/dev/null 2>&1"))
+		SKIP(return, "no rmmod");
+	before = module_refcnt();
+	ASSERT_LE(0, before);
+	ASSERT_EQ(0, pnl_open(&nl));
+	ASSERT_EQ(0, collect_machine(&nl)) TH_LOG("%s", nl.extack);
+	sampled_self();
+	during = module_refcnt();
+	EXPECT_LT(before, during);
+	EXPECT_NE(0, system("rmmod profil 2>/dev/null"));
+	ASSERT_EQ(0, stat("/sys/module/profil", &sb))
+		TH_LOG("rmmod went through with a machine-wide profile live");
+	pnl_close(&nl);
+	/* Other tasks' queued samples are attributed on their way back. */
+	for (i = 0; i < 200; i++) {
+		after = module_refcnt();
+		if (after == before)
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(before, after);
+	TH_LOG("module references: %ld, %ld with the profile, %ld after",
+	       before, during, after);
 }
 
 /* Counters for the process's own buffer session. */
