@@ -371,19 +371,7 @@ TEST(one_at_a_time)
 	free(p);
 }
 
-/* The module's reference count, or -1. */
-static long module_refcnt(void)
-{
-	FILE *f = fopen("/sys/module/profil/refcnt", "r");
-	long n = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &n) != 1)
-			n = -1;
-		fclose(f);
-	}
-	return n;
-}
+#define MODULE_REFCNT "/sys/module/profil/refcnt"
 
 /*
  * Its samples run the module's text as task_work: the profile holds the
@@ -399,12 +387,12 @@ TEST(pins_the_module)
 
 	if (system("command -v rmmod >/dev/null 2>&1"))
 		SKIP(return, "no rmmod");
-	before = module_refcnt();
+	before = read_long(MODULE_REFCNT);
 	ASSERT_LE(0, before);
 	ASSERT_EQ(0, pnl_open(&nl));
 	ASSERT_EQ(0, collect_machine(&nl)) TH_LOG("%s", nl.extack);
 	sampled_self();
-	during = module_refcnt();
+	during = read_long(MODULE_REFCNT);
 	EXPECT_LT(before, during);
 	EXPECT_NE(0, system("rmmod profil 2>/dev/null"));
 	ASSERT_EQ(0, stat("/sys/module/profil", &sb))
@@ -412,7 +400,7 @@ TEST(pins_the_module)
 	pnl_close(&nl);
 	/* Other tasks' queued samples are attributed on their way back. */
 	for (i = 0; i < 200; i++) {
-		after = module_refcnt();
+		after = read_long(MODULE_REFCNT);
 		if (after == before)
 			break;
 		usleep(10000);

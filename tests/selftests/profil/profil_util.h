@@ -3,7 +3,8 @@
  * What the profil selftests share beyond the protocol client: the
  * monotonic and CPU-time clocks (a process's and a thread's too), a
  * process's state, the accounting identity every session must satisfy,
- * Yama's ptrace scope, and user-mode time in the program's own text.
+ * Yama's ptrace scope, user-mode time in the program's own text, and a
+ * number read from a file.
  * Include it after profil_nl.h (or profil_lib.h).
  */
 #ifndef PROFIL_SELFTEST_UTIL_H
@@ -19,6 +20,20 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* The number a file (in /proc or /sys) starts with, or -1. */
+static inline long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
 
 /* Yama's kernel.yama.ptrace_scope, 0 without Yama. */
 static inline int ptrace_scope(void)
