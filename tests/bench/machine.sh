@@ -17,10 +17,10 @@
 # buffers) and its report come before and after, outside the span.
 # "adds" is the span over the unprofiled one; per sample, that divided by
 # the samples the tool took. Medians of $REPEAT runs of each after one not
-# counted, the three taking turns: the exec rows' spans spread over about
-# 0.5 ms even without address-space randomisation (below), and drift.
+# counted, the three taking turns: the exec rows' spans spread over 0.4
+# to 2 ms even without address-space randomisation (below), and drift.
 set -u
-REPEAT=${REPEAT:-7}
+REPEAT=${REPEAT:-11}
 LOOPS=${LOOPS:-600}
 EXECS=${EXECS:-300}
 CTL=$TOP/cli/profil-ctl
