@@ -525,11 +525,12 @@ static bool pk_sample_is(const struct pk_sample *e, u32 image, u32 object,
 /*
  * Look for the entry (@image, @object, @offset) without the lock, along
  * its probe sequence up to the first free slot. Return: the entry, or
- * NULL with *@i and *@n where the search stopped.
+ * NULL with *@i and *@n where the search stopped. Inline in both its
+ * callers: every sample takes this path, and most end here.
  */
-static struct pk_sample *pk_sample_lookup(struct pk_collector *c, u32 image,
-					  u32 object, u64 offset, u32 *i,
-					  u32 *n)
+static __always_inline struct pk_sample *
+pk_sample_lookup(struct pk_collector *c, u32 image, u32 object, u64 offset,
+		 u32 *i, u32 *n)
 {
 	struct pk_sample *e;
 
@@ -620,23 +621,6 @@ bool pk_sample_add_existing(struct pk_collector *c, u32 image, u32 object,
 	if (e)
 		atomic64_add(count, &e->count);
 	return !!e;
-}
-
-/**
- * pk_vma_offset() - the offset of a user PC in its object
- * @vma: the mapping that holds it
- * @pc: the user PC
- *
- * Return: a file offset in a file, the offset from the start of a special
- * mapping (the vDSO), the address itself in anonymous memory.
- */
-u64 pk_vma_offset(const struct vm_area_struct *vma, u64 pc)
-{
-	if (vma->vm_file)
-		return pc - vma->vm_start + ((u64)vma->vm_pgoff << PAGE_SHIFT);
-	if (vma->vm_ops && vma->vm_ops->name)
-		return pc - vma->vm_start;
-	return pc;
 }
 
 /**

@@ -18,6 +18,7 @@
 #include <linux/cgroup.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
@@ -233,7 +234,25 @@ bool pk_sample_add(struct pk_collector *c, u32 image, u32 object, u64 offset,
 		   u32 count);
 bool pk_sample_add_existing(struct pk_collector *c, u32 image, u32 object,
 			    u64 offset, u32 count);
-u64 pk_vma_offset(const struct vm_area_struct *vma, u64 pc);
+
+/**
+ * pk_vma_offset() - the offset of a user PC in its object
+ * @vma: the mapping that holds it
+ * @pc: the user PC
+ *
+ * Inline: every sample's attribution takes it.
+ *
+ * Return: a file offset in a file, the offset from the start of a special
+ * mapping (the vDSO), the address itself in anonymous memory.
+ */
+static inline u64 pk_vma_offset(const struct vm_area_struct *vma, u64 pc)
+{
+	if (vma->vm_file)
+		return pc - vma->vm_start + ((u64)vma->vm_pgoff << PAGE_SHIFT);
+	if (vma->vm_ops && vma->vm_ops->name)
+		return pc - vma->vm_start;
+	return pc;
+}
 
 int pk_collectors_init(void);
 void pk_collectors_stop(void);

@@ -266,17 +266,16 @@ void pk_machine_image_collect(struct pk_collector *c, u64 pc, u32 missed,
 	pid_t key = task_tgid_nr(current);
 	struct pk_image_hint __percpu *hp =
 		&hints->by_key[key & (PK_IMAGE_HINTS - 1)];
+	/* Copied whole before it is read: no use zeroing it first. */
+	struct pk_image_hint h __uninitialized;
 	enum profil_stat result;
-	struct pk_image_hint h;
 	unsigned long flags;
 	u32 image;
 
 	h = *get_cpu_ptr(hp);
 	put_cpu_ptr(hp);
-	if (h.generation != c->generation) {
-		memset(&h, 0, sizeof(h));
-		h.generation = c->generation;
-	}
+	if (h.generation != c->generation)
+		h = (struct pk_image_hint){ .generation = c->generation };
 	image = pk_image_hinted(c, key, &h);
 	if (image && pk_mapping_hinted(&h, mm, image, pc)) {
 		result = PROFIL_STAT_IN_RANGE;

@@ -450,13 +450,22 @@ static void pk_tick_thread(struct pk_thread *t, const struct pk_params *p,
 	pk_sample(t, p, regs);
 }
 
-/*
- * The sessions' side of pk_tick_runtime(): sample current for each of its
- * thread records on the tick clock. Out of line, so that the probe's
- * common path (most updates are not a tick of a sampled thread) saves no
- * registers for it.
+/**
+ * pk_tick_threads() - the sessions' side of the scheduler-tick clock
+ * @task: the task whose runtime was just updated
+ * @pending: runtime of this update not yet in its sum_exec_runtime
+ *
+ * Samples current for each of its thread records on the tick clock:
+ * in hard interrupt context each time the thread's CPU time crosses a
+ * sampling period, from the interrupted registers, so the sample costs
+ * no interrupt of its own. Other calls (from schedule(), wakeups in
+ * process context) return at once. Out of line, and called only while
+ * a session uses the clock (pk_tick_runtime()), so that the probe's
+ * common path saves no registers for it.
+ *
+ * Context: as pk_tick_runtime().
  */
-static noinline void pk_tick_threads(struct task_struct *task, u64 pending)
+noinline void pk_tick_threads(struct task_struct *task, u64 pending)
 {
 	const struct pk_params *p;
 	struct pk_thread *t;
@@ -485,29 +494,6 @@ static noinline void pk_tick_threads(struct task_struct *task, u64 pending)
 				       regs);
 	}
 	rcu_read_unlock();
-}
-
-/**
- * pk_tick_runtime() - clock two, at or below HZ: the scheduler tick
- * @task: the task whose runtime was just updated
- * @delta: the runtime this update adds
- * @pending: runtime of this update not yet in its sum_exec_runtime
- *
- * Called by the probe on the sched_stat_runtime tracepoint,
- * pk_probe_stat_runtime() (its prototype follows the kernel series:
- * compat.h), which update_curr() hits from every scheduler tick. In hard
- * interrupt context for current it samples the interrupted registers
- * each time the thread's CPU time crosses a sampling period, so the
- * sample costs no interrupt of its own. Other calls (from schedule(),
- * wakeups in process context) return at once, but for the machine-wide
- * profile's clock (pk_machine_runtime()), which counts them all.
- */
-void pk_tick_runtime(struct task_struct *task, u64 delta, u64 pending)
-{
-	/* A machine-wide profile alone: no thread record to look for. */
-	if (pk_tick_sessions_active())
-		pk_tick_threads(task, pending);
-	pk_machine_runtime(task, delta);
 }
 
 /* Attempts of one deferred write before its ticks are given up. */

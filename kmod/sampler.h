@@ -9,6 +9,9 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 
+#include "lifecycle.h"
+#include "machine.h"
+
 struct callback_head;
 struct perf_event;
 struct pk_thread;
@@ -28,10 +31,37 @@ struct task_struct;
 #endif
 
 bool pk_rides_tick(u32 rate);
-void pk_tick_runtime(struct task_struct *task, u64 delta, u64 pending);
+void pk_tick_threads(struct task_struct *task, u64 pending);
 struct perf_event *pk_sampler_create(struct pk_thread *t, u32 rate,
 				     bool random_first);
 void pk_deferred_write(struct callback_head *head);
 void pk_period_restore(struct callback_head *head);
+
+/**
+ * pk_tick_runtime() - clock two, at or below HZ: the scheduler tick
+ * @task: the task whose runtime was just updated
+ * @delta: the runtime this update adds
+ * @pending: runtime of this update not yet in its sum_exec_runtime
+ *
+ * Called by the probe on the sched_stat_runtime tracepoint,
+ * pk_probe_stat_runtime() (its prototype follows the kernel series:
+ * compat.h), which update_curr() hits from every scheduler tick and
+ * every other runtime update. The sessions' threads are sampled by
+ * pk_tick_threads(), the machine-wide profile by pk_machine_runtime(),
+ * which counts every update. Inline: the probe makes one call on its
+ * common path, not three (a machine-wide profile sees thousands of
+ * updates a second on each CPU).
+ *
+ * Context: the tracepoint, hard interrupt at the tick, preemption
+ * disabled and @task's runqueue lock held always.
+ */
+static inline void pk_tick_runtime(struct task_struct *task, u64 delta,
+				   u64 pending)
+{
+	/* A machine-wide profile alone: no thread record to look for. */
+	if (pk_tick_sessions_active())
+		pk_tick_threads(task, pending);
+	pk_machine_runtime(task, delta);
+}
 
 #endif /* _PK_SAMPLER_H */
