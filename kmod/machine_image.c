@@ -164,29 +164,40 @@ static u32 pk_image_hinted(struct pk_collector *c, pid_t key,
 }
 
 /*
- * The object of @vma, from the hint @h if it still holds. The hinted
- * object is compared by its identity, not by pointers a freed file or
- * inode could leave to another.
- * Context: as pk_object_of().
+ * Whether @vma maps the object @object, which a hint named. Compared by
+ * its identity, not by pointers a freed file or inode could leave to
+ * another. Inline: every sample compares. Context: @vma's mm locked for
+ * reading.
  */
-static u32 pk_object_hinted(struct pk_collector *c, struct vm_area_struct *vma,
-			    const struct pk_image_hint *h)
+static __always_inline bool pk_object_is(const struct pk_collector *c,
+					 const struct vm_area_struct *vma,
+					 u32 object)
 {
 	const struct pk_object *o;
 	const struct inode *inode;
 	struct timespec64 ctime;
 
-	if (vma->vm_file && h->object) {
-		/* Objects never change once published. */
-		o = &c->objects[h->object - 1];
-		inode = file_inode(vma->vm_file);
-		ctime = pk_inode_ctime(inode);
-		if (o->kind == PROFIL_OBJECT_FILE && o->ino == inode->i_ino &&
-		    o->dev == new_encode_dev(inode->i_sb->s_dev) &&
-		    o->generation == inode->i_generation &&
-		    o->ctime == timespec64_to_ns(&ctime))
-			return h->object;
-	}
+	if (!vma->vm_file || !object)
+		return false;
+	/* Objects never change once published. */
+	o = &c->objects[object - 1];
+	inode = file_inode(vma->vm_file);
+	ctime = pk_inode_ctime(inode);
+	return o->kind == PROFIL_OBJECT_FILE && o->ino == inode->i_ino &&
+	       o->dev == new_encode_dev(inode->i_sb->s_dev) &&
+	       o->generation == inode->i_generation &&
+	       o->ctime == timespec64_to_ns(&ctime);
+}
+
+/*
+ * The object of @vma, from the hint @h if it still holds.
+ * Context: as pk_object_of().
+ */
+static u32 pk_object_hinted(struct pk_collector *c, struct vm_area_struct *vma,
+			    const struct pk_image_hint *h)
+{
+	if (pk_object_is(c, vma, h->object))
+		return h->object;
 	return pk_object_of(c, vma);
 }
 
@@ -241,6 +252,92 @@ static void pk_image_add(struct pk_collector *c, u32 image, enum profil_stat i,
 		atomic64_add(n, &c->images[image - 1].stats[i]);
 }
 
+/*
+ * Count a sample whose attribution came to @result in @image: at
+ * (@object, @offset) if IN_RANGE, with the periods it stands for. Inline
+ * in both of pk_machine_image_collect()'s paths.
+ */
+static __always_inline void pk_image_count(struct pk_collector *c, u32 image,
+					   enum profil_stat result, u32 object,
+					   u64 offset, u32 missed, bool system)
+{
+	if (result == PROFIL_STAT_IN_RANGE &&
+	    !pk_sample_add(c, image, object, offset, 1))
+		result = PROFIL_STAT_PROFILE_FULL;
+	/* Why a tick was discarded counts beside it. */
+	if (result == PROFIL_STAT_MMAP_BUSY ||
+	    result == PROFIL_STAT_PROFILE_FULL) {
+		pk_image_add(c, image, result, 1);
+		result = PROFIL_STAT_DISCARDED;
+	}
+	/* TICKS is the sum of the results: collector_dump.c adds it up. */
+	pk_image_add(c, image, PROFIL_STAT_MISSED, missed);
+	pk_image_add(c, image, PROFIL_STAT_SYSTEM_CHARGED, system);
+	pk_image_add(c, image, result, 1);
+}
+
+/*
+ * The common case of pk_machine_image_collect(), with the CPU's hint read
+ * and written in place: the hint names the live image of current's
+ * process, and @pc is in the hinted mapping (where the kernel counts
+ * mapping changes) or in a mapping of the hinted object. Preemption stays
+ * off throughout, so that no other attribution on this CPU rewrites the
+ * hint meanwhile; nothing here sleeps (mmap_read_trylock(), vma_lookup()
+ * and pk_sample_add() do not). The fields the tick reads are written
+ * with interrupts off, where a tick reads them.
+ * Return: whether the sample was counted; if not, nothing was.
+ */
+static bool pk_image_collect_hinted(struct pk_collector *c,
+				    struct mm_struct *mm, pid_t key, u64 pc,
+				    u32 missed, bool system,
+				    struct pk_image_hints __percpu *hints)
+{
+	struct vm_area_struct *vma;
+	struct pk_image_hint *h;
+	bool counted = false;
+	unsigned long flags;
+	u64 offset;
+	u32 seq;
+
+	preempt_disable();
+	h = this_cpu_ptr(&hints->by_key[key & (PK_IMAGE_HINTS - 1)]);
+	if (h->generation != c->generation || h->key != key || !h->image ||
+	    !pk_image_live(c, key, h->image))
+		goto out;
+	if (pk_mapping_hinted(h, mm, h->image, pc)) {
+		offset = pc - h->bias;
+	} else {
+		if (!mmap_read_trylock(mm))
+			goto out;
+		vma = vma_lookup(mm, pc);
+		if (!vma || !pk_object_is(c, vma, h->object)) {
+			mmap_read_unlock(mm);
+			goto out;
+		}
+		offset = pk_vma_offset(vma, pc);
+		if (PK_MM_SEQ_COUNTS) {
+			/* Whole, for pk_machine_image_tick() on this CPU. */
+			local_irq_save(flags);
+			h->bias = pc - offset;
+			h->end = 0;
+			if (pk_mm_seq(mm, &seq)) {
+				h->mm = mm;
+				h->start = vma->vm_start;
+				h->end = vma->vm_end;
+				h->mm_seq = seq;
+			}
+			local_irq_restore(flags);
+		}
+		mmap_read_unlock(mm);
+	}
+	pk_image_count(c, h->image, PROFIL_STAT_IN_RANGE, h->object, offset,
+		       missed, system);
+	counted = true;
+out:
+	preempt_enable();
+	return counted;
+}
+
 /**
  * pk_machine_image_collect() - attribute one machine-wide sample
  * @c: the machine-wide profile
@@ -254,6 +351,9 @@ static void pk_image_add(struct pk_collector *c, u32 image, enum profil_stat i,
  * at the tick; the caller checked that current->mm is the address space
  * the tick saw. While the hint's mapping holds (pk_mapping_hinted()), no
  * mapping changed since it was found, and the sample needs no mmap_lock.
+ * A sample of the hinted image and object, the common case, is counted
+ * with the hint in place (pk_image_collect_hinted()); any other takes a
+ * copy of it, and may sleep to make an image or an object.
  *
  * Context: process context, task_work of the sampled thread, which has
  * an address space.
@@ -272,6 +372,8 @@ void pk_machine_image_collect(struct pk_collector *c, u64 pc, u32 missed,
 	unsigned long flags;
 	u32 image;
 
+	if (pk_image_collect_hinted(c, mm, key, pc, missed, system, hints))
+		return;
 	h = *get_cpu_ptr(hp);
 	put_cpu_ptr(hp);
 	if (h.generation != c->generation)
@@ -305,19 +407,7 @@ void pk_machine_image_collect(struct pk_collector *c, u64 pc, u32 missed,
 		atomic64_inc(&c->samples_lost);
 		return;
 	}
-	if (result == PROFIL_STAT_IN_RANGE &&
-	    !pk_sample_add(c, image, h.object, pc - h.bias, 1))
-		result = PROFIL_STAT_PROFILE_FULL;
-	/* Why a tick was discarded counts beside it. */
-	if (result == PROFIL_STAT_MMAP_BUSY ||
-	    result == PROFIL_STAT_PROFILE_FULL) {
-		pk_image_add(c, image, result, 1);
-		result = PROFIL_STAT_DISCARDED;
-	}
-	/* TICKS is the sum of the results: collector_dump.c adds it up. */
-	pk_image_add(c, image, PROFIL_STAT_MISSED, missed);
-	pk_image_add(c, image, PROFIL_STAT_SYSTEM_CHARGED, system);
-	pk_image_add(c, image, result, 1);
+	pk_image_count(c, image, result, h.object, pc - h.bias, missed, system);
 }
 
 /**
