@@ -164,41 +164,49 @@ static u32 pk_image_hinted(struct pk_collector *c, pid_t key,
 }
 
 /*
- * Whether @vma maps the object @object, which a hint named. Compared by
- * its identity, not by pointers a freed file or inode could leave to
- * another. Inline: every sample compares. Context: @vma's mm locked for
- * reading.
+ * Whether @vma maps @h's object: a file of the identity @h keeps, not
+ * pointers a freed file or inode could leave to another. Inline: every
+ * sample compares. Context: @vma's mm locked for reading.
  */
-static __always_inline bool pk_object_is(const struct pk_collector *c,
-					 const struct vm_area_struct *vma,
-					 u32 object)
+static __always_inline bool
+pk_object_hinted_is(const struct pk_image_hint *h,
+		    const struct vm_area_struct *vma)
 {
-	const struct pk_object *o;
 	const struct inode *inode;
 	struct timespec64 ctime;
 
-	if (!vma->vm_file || !object)
+	if (!vma->vm_file || !h->file)
 		return false;
-	/* Objects never change once published. */
-	o = &c->objects[object - 1];
 	inode = file_inode(vma->vm_file);
 	ctime = pk_inode_ctime(inode);
-	return o->kind == PROFIL_OBJECT_FILE && o->ino == inode->i_ino &&
-	       o->dev == new_encode_dev(inode->i_sb->s_dev) &&
-	       o->generation == inode->i_generation &&
-	       o->ctime == timespec64_to_ns(&ctime);
+	return inode->i_ino == h->ino && inode->i_sb->s_dev == h->sdev &&
+	       inode->i_generation == h->igen &&
+	       timespec64_equal(&ctime, &h->ctime);
 }
 
 /*
- * The object of @vma, from the hint @h if it still holds.
+ * The object of @vma, from the hint @h if it still holds; @h keeps its
+ * identity, if a file's.
  * Context: as pk_object_of().
  */
 static u32 pk_object_hinted(struct pk_collector *c, struct vm_area_struct *vma,
-			    const struct pk_image_hint *h)
+			    struct pk_image_hint *h)
 {
-	if (pk_object_is(c, vma, h->object))
+	const struct inode *inode;
+
+	if (pk_object_hinted_is(h, vma))
 		return h->object;
-	return pk_object_of(c, vma);
+	h->object = pk_object_of(c, vma);
+	/* The identity goes with the object: none, if not a file's. */
+	h->file = h->object && vma->vm_file;
+	if (h->file) {
+		inode = file_inode(vma->vm_file);
+		h->ino = inode->i_ino;
+		h->sdev = inode->i_sb->s_dev;
+		h->igen = inode->i_generation;
+		h->ctime = pk_inode_ctime(inode);
+	}
+	return h->object;
 }
 
 /*
@@ -310,7 +318,7 @@ static bool pk_image_collect_hinted(struct pk_collector *c,
 		if (!mmap_read_trylock(mm))
 			goto out;
 		vma = vma_lookup(mm, pc);
-		if (!vma || !pk_object_is(c, vma, h->object)) {
+		if (!vma || !pk_object_hinted_is(h, vma)) {
 			mmap_read_unlock(mm);
 			goto out;
 		}

@@ -6,6 +6,7 @@
 #ifndef _PK_MACHINE_IMAGE_H
 #define _PK_MACHINE_IMAGE_H
 
+#include <linux/time64.h>
 #include <linux/types.h>
 
 struct mm_struct;
@@ -24,6 +25,11 @@ struct task_struct;
  * @image: its image then
  * @object: the object of the mapping the PC was in, or 0
  * @mm_seq: @mm's count of mapping changes then (pk_mm_seq())
+ * @file: @object is a file's, of the identity below
+ * @ino: its inode number
+ * @sdev: its file system's device, as the kernel holds it
+ * @igen: its inode's generation
+ * @ctime: its inode's ctime
  *
  * The next sample of a process is most often in the same mapping: the
  * hint saves the look-ups of its image and object, and, where the kernel
@@ -32,7 +38,8 @@ struct task_struct;
  * the process's, not ended), and either the mapping against the count
  * (unchanged: the same mapping, whose object was found when the hint was
  * taken) or, after a look-up, the object against its identity (device,
- * inode, generation, ctime: what pk_object_of() would find). A stale
+ * inode, generation, ctime: what pk_object_of() would find), kept here
+ * as the inode has it, so that the compare converts nothing. A stale
  * hint costs only the look-ups. The machine-wide sampler's per-CPU state
  * holds PK_IMAGE_HINTS of them, by process: copied in with preemption
  * disabled, written back whole with interrupts off, read in place by the
@@ -50,6 +57,11 @@ struct pk_image_hint {
 	u32 image;
 	u32 object;
 	u32 mm_seq;
+	bool file;
+	unsigned long ino;
+	dev_t sdev;
+	u32 igen;
+	struct timespec64 ctime;
 };
 
 /*

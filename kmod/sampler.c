@@ -450,22 +450,15 @@ static void pk_tick_thread(struct pk_thread *t, const struct pk_params *p,
 	pk_sample(t, p, regs);
 }
 
-/**
- * pk_tick_threads() - the sessions' side of the scheduler-tick clock
- * @task: the task whose runtime was just updated
- * @pending: runtime of this update not yet in its sum_exec_runtime
- *
- * Samples current for each of its thread records on the tick clock:
- * in hard interrupt context each time the thread's CPU time crosses a
- * sampling period, from the interrupted registers, so the sample costs
- * no interrupt of its own. Other calls (from schedule(), wakeups in
- * process context) return at once. Out of line, and called only while
- * a session uses the clock (pk_tick_runtime()), so that the probe's
- * common path saves no registers for it.
- *
- * Context: as pk_tick_runtime().
+/*
+ * The sessions' side of the scheduler-tick clock: sample current for each
+ * of its thread records on the tick clock, in hard interrupt context each
+ * time the thread's CPU time crosses a sampling period, from the
+ * interrupted registers, so the sample costs no interrupt of its own.
+ * Other calls (from schedule(), wakeups in process context) return at
+ * once. Context: as pk_tick_runtime().
  */
-noinline void pk_tick_threads(struct task_struct *task, u64 pending)
+static void pk_tick_threads(struct task_struct *task, u64 pending)
 {
 	const struct pk_params *p;
 	struct pk_thread *t;
@@ -494,6 +487,27 @@ noinline void pk_tick_threads(struct task_struct *task, u64 pending)
 				       regs);
 	}
 	rcu_read_unlock();
+}
+
+/**
+ * pk_tick_runtime_sessions() - pk_tick_runtime() while a session uses
+ *	the tick clock
+ * @task: as for pk_tick_runtime()
+ * @delta: as for pk_tick_runtime()
+ * @pending: as for pk_tick_runtime()
+ *
+ * Both clocks: the sessions' threads, then the machine-wide profile's.
+ * Out of line, so that the probe's path without sessions (a machine-wide
+ * profile alone: thousands of updates a second on each CPU) saves no
+ * registers for it and ends in a tail call.
+ *
+ * Context: as pk_tick_runtime().
+ */
+noinline void pk_tick_runtime_sessions(struct task_struct *task, u64 delta,
+				       u64 pending)
+{
+	pk_tick_threads(task, pending);
+	pk_machine_runtime(task, delta);
 }
 
 /* Attempts of one deferred write before its ticks are given up. */

@@ -31,7 +31,7 @@ struct task_struct;
 #endif
 
 bool pk_rides_tick(u32 rate);
-void pk_tick_threads(struct task_struct *task, u64 pending);
+void pk_tick_runtime_sessions(struct task_struct *task, u64 delta, u64 pending);
 struct perf_event *pk_sampler_create(struct pk_thread *t, u32 rate,
 				     bool random_first);
 void pk_deferred_write(struct callback_head *head);
@@ -46,11 +46,12 @@ void pk_period_restore(struct callback_head *head);
  * Called by the probe on the sched_stat_runtime tracepoint,
  * pk_probe_stat_runtime() (its prototype follows the kernel series:
  * compat.h), which update_curr() hits from every scheduler tick and
- * every other runtime update. The sessions' threads are sampled by
- * pk_tick_threads(), the machine-wide profile by pk_machine_runtime(),
- * which counts every update. Inline: the probe makes one call on its
- * common path, not three (a machine-wide profile sees thousands of
- * updates a second on each CPU).
+ * every other runtime update. While a session uses the tick clock,
+ * pk_tick_runtime_sessions() samples its threads and counts the
+ * machine-wide clock; otherwise pk_machine_runtime() counts it alone.
+ * Inline: on that common path the probe makes one call, a tail call,
+ * not three (a machine-wide profile sees thousands of updates a second
+ * on each CPU).
  *
  * Context: the tracepoint, hard interrupt at the tick, preemption
  * disabled and @task's runqueue lock held always.
@@ -58,10 +59,10 @@ void pk_period_restore(struct callback_head *head);
 static inline void pk_tick_runtime(struct task_struct *task, u64 delta,
 				   u64 pending)
 {
-	/* A machine-wide profile alone: no thread record to look for. */
-	if (pk_tick_sessions_active())
-		pk_tick_threads(task, pending);
-	pk_machine_runtime(task, delta);
+	if (unlikely(pk_tick_sessions_active()))
+		pk_tick_runtime_sessions(task, delta, pending);
+	else /* A machine-wide profile alone: no thread to look for. */
+		pk_machine_runtime(task, delta);
 }
 
 #endif /* _PK_SAMPLER_H */
