@@ -171,6 +171,7 @@ CLANG_FORMAT_FILES ?= $(STYLE_KSRC)
 .PHONY: all module lib cli deps guest-module ksrc selftests unit check \
 	check-unit check-guest check-debug check-load run-unit run-guest \
 	demo bench bench-floor bench-return bench-host bench-whole bench-machine \
+	bench-insns \
 	compare textpatch \
 	style format \
 	install dkms-install dkms-uninstall debug-kernel clean distclean deb \
@@ -419,6 +420,33 @@ bench-whole: deps guest-module cli $(WHOLE_WORK)
 # two loops and an exec loop, at 97 Hz and HZ (tests/bench/machine.sh).
 bench-machine: deps guest-module cli $(WHOLE_WORK)
 	$(call bench_guest,$(TOP)/tests/bench/machine.sh,3000)
+
+# Instruction by instruction (tests/bench/insns/): machine.sh's workload
+# unprofiled and under profil-ctl record -a at HZ, in the bench guest
+# with a QEMU plugin that counts each block's runs between two marks;
+# the report, per kernel function, is what the sampling executed.
+INSNS_DIR  := $(BUILD)/bench/insns
+INSN_COUNT := $(INSNS_DIR)/insn_count.so
+INSN_MARK  := $(BUILD)/bench/insn_mark
+insn_mark_addr = 0x$(shell nm $(INSN_MARK) | sed -n 's/^\([0-9a-f]*\) T insn_mark_$(1)$$/\1/p')
+
+$(INSN_COUNT): tests/bench/insns/insn_count.c tests/bench/insns/qemu_plugin_api.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -fPIC -shared \
+		-fvisibility=hidden $< -o $@
+
+# Static, its text at an address of its own: the marks are its functions'.
+$(INSN_MARK): tests/bench/insns/insn_mark.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -Wall -Wextra -Werror -static -no-pie \
+		-Wl,-Ttext-segment=0x5a5a0000 $< -o $@
+
+bench-insns: QEMU_ARGS = -plugin $(INSN_COUNT),reset=$(call insn_mark_addr,reset),dump=$(call insn_mark_addr,dump),out=$(INSNS_DIR)/insns
+bench-insns: deps guest-module cli $(WHOLE_WORK) $(INSN_COUNT) $(INSN_MARK)
+	@rm -f $(INSNS_DIR)/insns.*
+	$(call bench_guest,$(TOP)/tests/bench/insns/machine_insns.sh,1200)
+	@cp $(BUILD)/qemu/bench/kallsyms $(BUILD)/qemu/bench/samples $(INSNS_DIR)/
+	@python3 $(TOP)/tests/bench/insns/insns_report.py $(INSNS_DIR)
 
 # Host-side rows, in seconds of this machine: profil-ctl's gmon.out
 # reader on files of 10^4, 10^5 and 10^6 TIME_HIST records, in address
