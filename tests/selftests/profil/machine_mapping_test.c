@@ -14,7 +14,12 @@
  *   offsets;
  * - it then maps the library from its second page at the same address,
  *   and runs the loop where its bytes now are, a page lower: its samples
- *   are at the loop's offsets again, none a page before them.
+ *   are at the loop's offsets again, none a page before them;
+ * - a process runs the loop in the library and a copy of it in anonymous
+ *   memory by turns, a millisecond each: a CPU's hint names the object of
+ *   its last sample, the file's or the anonymous one, and a sample in the
+ *   file after one in anonymous memory must find the file's object, not
+ *   the one the hint names.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -172,6 +177,116 @@ TEST(mapping_replaced_at_the_same_address)
 	EXPECT_EQ(0, stale);
 	/* The copy ran only the loop. */
 	EXPECT_EQ(in_copy, samples_in(p, img->id, copy->id));
+	pnl_close(&nl);
+	free(p);
+}
+
+/* The profile's object of anonymous memory, or NULL. */
+static const struct held_object *anon_object(const struct held_profile *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nr_objects; i++)
+		if (p->objects[i].kind == PROFIL_OBJECT_ANON)
+			return &p->objects[i];
+	return NULL;
+}
+
+/* What the turns worker ran: the library, and the loop's anonymous copy. */
+struct turns {
+	struct dso d;
+	uint64_t anon;
+};
+
+/*
+ * The turns worker: the library's loop and its copy in anonymous memory
+ * (the loop calls nothing and reads no data: its bytes run anywhere),
+ * a millisecond or so each by turns, for twice PHASE_SECS of its CPU time.
+ */
+static void __attribute__((noreturn)) turns_worker(int go, int res)
+{
+	struct turns t = { 0 };
+	dso_fn file_fn, anon_fn;
+	double end;
+	void *anon;
+	char c;
+
+	if (dso_load(&t.d))
+		_exit(2);
+	file_fn = t.d.fn[DSO_A];
+	anon = mmap(NULL, t.d.size[DSO_A], PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (anon == MAP_FAILED)
+		_exit(2);
+	memcpy(anon, (void *)file_fn, t.d.size[DSO_A]);
+	if (mprotect(anon, t.d.size[DSO_A], PROT_READ | PROT_EXEC))
+		_exit(2);
+	anon_fn = (dso_fn)anon;
+	t.anon = (uintptr_t)anon;
+	if (write(res, &t, sizeof(t)) != sizeof(t) || read(go, &c, 1) != 1)
+		_exit(3);
+	end = thread_cpu() + 2 * PHASE_SECS;
+	while (thread_cpu() < end) {
+		file_fn(DSO_LOOP / 4);
+		anon_fn(DSO_LOOP / 4);
+	}
+	_exit(0);
+}
+
+/*
+ * A second at 100 Hz, the two loops by turns: each has at least a fifth
+ * of the samples, the file's at the loop's offsets in the library, the
+ * anonymous memory's at the copy's addresses (an anonymous mapping's
+ * offset is the address). A file sample charged to the object of the
+ * anonymous one before it would be an anonymous sample outside the copy.
+ */
+TEST(file_and_anonymous_code_by_turns)
+{
+	struct held_profile *p = malloc(sizeof(*p));
+	const struct held_object *lib, *anon;
+	uint64_t in_lib, in_anon, all;
+	const struct held_image *img;
+	struct collect_req q = {
+		.scope = PROFIL_SCOPE_MACHINE, .fd = NO_FD, .rate = 100,
+	};
+	int go[2], res[2];
+	struct turns t;
+	struct pnl nl;
+	pid_t pid;
+
+	ASSERT_NE(NULL, p);
+	pid = worker_fork(go, res);
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		turns_worker(go[0], res[1]);
+	ASSERT_EQ(sizeof(t), read(res[0], &t, sizeof(t)))
+		TH_LOG("the worker could not load " DSO_NAME);
+	ASSERT_EQ(0, pnl_open(&nl));
+	ASSERT_EQ(0, collect_req(&nl, &q)) TH_LOG("%s", nl.extack);
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	EXPECT_TRUE(reaped(pid));
+	close(go[1]);
+	close(res[0]);
+
+	ASSERT_EQ(0, held_read(&nl, p)) TH_LOG("%s", nl.extack);
+	img = image_of(p, pid, ANY_PARENT);
+	ASSERT_NE(NULL, img);
+	lib = object_at(p, t.d.path);
+	anon = anon_object(p);
+	ASSERT_NE(NULL, lib) TH_LOG("no sample in " DSO_NAME);
+	ASSERT_NE(NULL, anon) TH_LOG("no sample in anonymous memory");
+	EXPECT_TRUE(image_adds_up(p, img));
+	in_lib = samples_in_fn(p, img->id, lib, &t.d, DSO_A);
+	in_anon = samples_at(p, img->id, anon->id, t.anon, t.d.size[DSO_A]);
+	all = img->stats[PROFIL_STAT_IN_RANGE];
+	TH_LOG("%llu samples: %llu in the library's loop, %llu in its anonymous copy",
+	       (unsigned long long)all, (unsigned long long)in_lib,
+	       (unsigned long long)in_anon);
+	EXPECT_LE(20, all);
+	EXPECT_LE(all, 5 * in_lib);
+	EXPECT_LE(all, 5 * in_anon);
+	/* Anonymous samples only in the copy: none charged from the file. */
+	EXPECT_EQ(in_anon, samples_in(p, img->id, anon->id));
 	pnl_close(&nl);
 	free(p);
 }
