@@ -88,8 +88,10 @@ once()
 		perf_start "$2"
 		"$WORK" machine "$LOOPS" "$execs" $OUT/true >$OUT/span
 		perf_stop
-		samples=$(perf report -i $OUT/perf.data --stats 2>/dev/null |
-			  awk '/SAMPLE events:/ { print $3; exit }') ;;
+		# The span's samples: not the idle task's (pid 0), which
+		# perf's cpu-clock takes in whole_work's idle settle.
+		samples=$(perf script -i $OUT/perf.data -F pid 2>/dev/null |
+			  awk '$1 != 0' | wc -l) ;;
 	profil)	"$CTL" record -a -F "$2" -o $OUT/profil.txt \
 			-- "$WORK" machine "$LOOPS" "$execs" $OUT/true \
 			>$OUT/span 2>$OUT/profil.err
