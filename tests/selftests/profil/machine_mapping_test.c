@@ -116,6 +116,41 @@ static void __attribute__((noreturn)) remap_worker(int go, int res)
 }
 
 /*
+ * Fork @worker, read the @size bytes it reports into @out, profile the
+ * machine at 100 Hz from its go to its end, and read the profile into
+ * @p. Return: the worker's pid, -1 if it reported nothing, -2 if the
+ * profile failed (@nl's extack says why).
+ */
+static pid_t profile_worker(void (*worker)(int go, int res), void *out,
+			    size_t size, struct pnl *nl, struct held_profile *p)
+{
+	struct collect_req q = {
+		.scope = PROFIL_SCOPE_MACHINE, .fd = NO_FD, .rate = 100,
+	};
+	int go[2], res[2];
+	pid_t pid;
+	bool ok;
+
+	pid = worker_fork(go, res);
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		worker(go[0], res[1]);
+	ok = read(res[0], out, size) == (ssize_t)size;
+	close(res[0]);
+	if (ok && (pnl_open(nl) || collect_req(nl, &q))) {
+		close(go[1]); /* The worker reads no go, and ends. */
+		reaped(pid);
+		return -2;
+	}
+	ok = ok && write(go[1], "g", 1) == 1;
+	close(go[1]);
+	if (!reaped(pid) || !ok)
+		return -1;
+	return held_read(nl, p) ? -2 : pid;
+}
+
+/*
  * Samples in the three phases, each half a second at 100 Hz: each phase
  * has at least a fifth of the samples in machine_dso_a (the loaded TCG
  * guest skips ticks, and counts them as missed), at the loop's offsets
@@ -130,29 +165,14 @@ TEST(mapping_replaced_at_the_same_address)
 	const struct held_object *lib, *copy;
 	uint64_t in_lib, in_copy, stale, all;
 	const struct held_image *img;
-	struct collect_req q = {
-		.scope = PROFIL_SCOPE_MACHINE, .fd = NO_FD, .rate = 100,
-	};
-	int go[2], res[2];
 	struct remap r;
 	struct pnl nl;
 	pid_t pid;
 
 	ASSERT_NE(NULL, p);
-	pid = worker_fork(go, res);
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		remap_worker(go[0], res[1]);
-	ASSERT_EQ(sizeof(r), read(res[0], &r, sizeof(r)))
-		TH_LOG("the worker could not map " DSO_NAME);
-	ASSERT_EQ(0, pnl_open(&nl));
-	ASSERT_EQ(0, collect_req(&nl, &q)) TH_LOG("%s", nl.extack);
-	ASSERT_EQ(1, write(go[1], "g", 1));
-	EXPECT_TRUE(reaped(pid));
-	close(go[1]);
-	close(res[0]);
-
-	ASSERT_EQ(0, held_read(&nl, p)) TH_LOG("%s", nl.extack);
+	pid = profile_worker(remap_worker, &r, sizeof(r), &nl, p);
+	ASSERT_NE(-1, pid) TH_LOG("the worker could not map " DSO_NAME);
+	ASSERT_LT(0, pid) TH_LOG("%s", nl.extack);
 	lib = object_at(p, r.d.path);
 	copy = object_at(p, r.copy);
 	unlink(r.copy);
@@ -246,29 +266,14 @@ TEST(file_and_anonymous_code_by_turns)
 	const struct held_object *lib, *anon;
 	uint64_t in_lib, in_anon, all;
 	const struct held_image *img;
-	struct collect_req q = {
-		.scope = PROFIL_SCOPE_MACHINE, .fd = NO_FD, .rate = 100,
-	};
-	int go[2], res[2];
 	struct turns t;
 	struct pnl nl;
 	pid_t pid;
 
 	ASSERT_NE(NULL, p);
-	pid = worker_fork(go, res);
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		turns_worker(go[0], res[1]);
-	ASSERT_EQ(sizeof(t), read(res[0], &t, sizeof(t)))
-		TH_LOG("the worker could not load " DSO_NAME);
-	ASSERT_EQ(0, pnl_open(&nl));
-	ASSERT_EQ(0, collect_req(&nl, &q)) TH_LOG("%s", nl.extack);
-	ASSERT_EQ(1, write(go[1], "g", 1));
-	EXPECT_TRUE(reaped(pid));
-	close(go[1]);
-	close(res[0]);
-
-	ASSERT_EQ(0, held_read(&nl, p)) TH_LOG("%s", nl.extack);
+	pid = profile_worker(turns_worker, &t, sizeof(t), &nl, p);
+	ASSERT_NE(-1, pid) TH_LOG("the worker could not load " DSO_NAME);
+	ASSERT_LT(0, pid) TH_LOG("%s", nl.extack);
 	img = image_of(p, pid, ANY_PARENT);
 	ASSERT_NE(NULL, img);
 	lib = object_at(p, t.d.path);
