@@ -99,8 +99,9 @@ struct pk_machine_sample {
  * @busy: the slots queued; set by the CPU's tick, cleared by the
  *	attribution, which may run on another CPU (atomic bit operations)
  * @slots: the sample slots
- * @hints: the attribution's hints (machine_image.c), used on this CPU,
- *	read by its tick and written whole with interrupts off
+ * @hints: the attribution's hints (machine_image.c), used on this CPU
+ *	with preemption off, read by its tick; what the tick reads is
+ *	written with interrupts off
  *
  * @clock and @generation are written by the runtime updates of the
  * CPU's tasks, under its runqueue lock, which the scheduler holds

@@ -431,8 +431,8 @@ void pk_machine_image_collect(struct pk_collector *c, u64 pc, u32 missed,
  * not make: it is counted here, and costs no task_work.
  *
  * Context: the tick, hard interrupt, current interrupted in user mode.
- * The hints are read in place: this CPU's attributions write them whole
- * with interrupts off.
+ * The hints are read in place: this CPU's attributions write what it
+ * reads with interrupts off.
  * Return: whether the sample was counted; if not, nothing was.
  */
 bool pk_machine_image_tick(struct pk_collector *c, u64 pc, u32 missed,

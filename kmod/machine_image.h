@@ -41,11 +41,13 @@ struct task_struct;
  * inode, generation, ctime: what pk_object_of() would find), kept here
  * as the inode has it, so that the compare converts nothing. A stale
  * hint costs only the look-ups. The machine-wide sampler's per-CPU state
- * holds PK_IMAGE_HINTS of them, by process: copied in with preemption
- * disabled, written back whole with interrupts off, read in place by the
- * CPU's tick (pk_machine_image_tick()). An attribution that moves to
- * another CPU in between leaves a hint there that is checked as any
- * other.
+ * holds PK_IMAGE_HINTS of them, by process. The common attribution
+ * uses its CPU's hint in place with preemption disabled throughout; one
+ * that may sleep copies it in with preemption disabled and writes it
+ * back whole. Where the CPU's tick reads hints in place
+ * (pk_machine_image_tick()), every write of what it reads is made with
+ * interrupts off. An attribution that moves to another CPU in between
+ * leaves a hint there that is checked as any other.
  */
 struct pk_image_hint {
 	u64 generation;
