@@ -151,14 +151,21 @@ static bool pk_image_live(const struct pk_collector *c, pid_t key, u32 id)
 	return img->key == key && READ_ONCE(img->reason) == PROFIL_STOP_NONE;
 }
 
+/* Whether the hint @h names process @key's live image. Lockless. */
+static bool pk_hint_image_live(const struct pk_collector *c, pid_t key,
+			       const struct pk_image_hint *h)
+{
+	return h->generation == c->generation && h->key == key && h->image &&
+	       pk_image_live(c, key, h->image);
+}
+
 /* The live image of process @key, from the hint @h if it still holds. */
 static u32 pk_image_hinted(struct pk_collector *c, pid_t key,
 			   const struct pk_image_hint *h)
 {
 	u32 slot;
 
-	if (h->generation == c->generation && h->key == key && h->image &&
-	    pk_image_live(c, key, h->image))
+	if (pk_hint_image_live(c, key, h))
 		return h->image;
 	return pk_image_find(c, key, &slot, NULL);
 }
@@ -225,6 +232,23 @@ static bool pk_mapping_hinted(const struct pk_image_hint *h,
 }
 
 /*
+ * Keep in @h the mapping @vma of @mm and its @bias; its range only where
+ * the kernel counts mapping changes (pk_mapping_hinted()). Caller holds
+ * @mm's mmap_lock for reading: the count is stable, no writer can hold it.
+ */
+static void pk_hint_mapping(struct pk_image_hint *h, struct mm_struct *mm,
+			    const struct vm_area_struct *vma, u64 bias)
+{
+	h->bias = bias;
+	h->end = 0;
+	if (pk_mm_seq(mm, &h->mm_seq)) {
+		h->mm = mm;
+		h->start = vma->vm_start;
+		h->end = vma->vm_end;
+	}
+}
+
+/*
  * Find the mapping of @pc and its object, into @h. Caller holds @mm's
  * mmap_lock for reading.
  * Return: PROFIL_STAT_IN_RANGE (found: @h's object and bias are @pc's),
@@ -243,13 +267,7 @@ static enum profil_stat pk_mapping_find(struct pk_collector *c,
 	h->object = pk_object_hinted(c, vma, h);
 	if (!h->object)
 		return PROFIL_STAT_PROFILE_FULL;
-	h->bias = pc - pk_vma_offset(vma, pc);
-	/* Stable: no writer while mmap_lock is held for reading. */
-	if (pk_mm_seq(mm, &h->mm_seq)) {
-		h->mm = mm;
-		h->start = vma->vm_start;
-		h->end = vma->vm_end;
-	}
+	pk_hint_mapping(h, mm, vma, pc - pk_vma_offset(vma, pc));
 	return PROFIL_STAT_IN_RANGE;
 }
 
@@ -305,12 +323,10 @@ static bool pk_image_collect_hinted(struct pk_collector *c,
 	bool counted = false;
 	unsigned long flags;
 	u64 offset;
-	u32 seq;
 
 	preempt_disable();
 	h = this_cpu_ptr(&hints->by_key[key & (PK_IMAGE_HINTS - 1)]);
-	if (h->generation != c->generation || h->key != key || !h->image ||
-	    !pk_image_live(c, key, h->image))
+	if (!pk_hint_image_live(c, key, h))
 		goto out;
 	if (pk_mapping_hinted(h, mm, h->image, pc)) {
 		offset = pc - h->bias;
@@ -326,14 +342,7 @@ static bool pk_image_collect_hinted(struct pk_collector *c,
 		if (PK_MM_SEQ_COUNTS) {
 			/* Whole, for pk_machine_image_tick() on this CPU. */
 			local_irq_save(flags);
-			h->bias = pc - offset;
-			h->end = 0;
-			if (pk_mm_seq(mm, &seq)) {
-				h->mm = mm;
-				h->start = vma->vm_start;
-				h->end = vma->vm_end;
-				h->mm_seq = seq;
-			}
+			pk_hint_mapping(h, mm, vma, pc - offset);
 			local_irq_restore(flags);
 		}
 		mmap_read_unlock(mm);
@@ -442,8 +451,7 @@ bool pk_machine_image_tick(struct pk_collector *c, u64 pc, u32 missed,
 	const struct pk_image_hint *h =
 		&hints->by_key[key & (PK_IMAGE_HINTS - 1)];
 
-	if (h->generation != c->generation || h->key != key || !h->image ||
-	    pk_collector_closed(c) || !pk_image_live(c, key, h->image) ||
+	if (pk_collector_closed(c) || !pk_hint_image_live(c, key, h) ||
 	    !pk_mapping_hinted(h, current->mm, h->image, pc) ||
 	    !pk_sample_add_existing(c, h->image, h->object, pc - h->bias, 1))
 		return false;
